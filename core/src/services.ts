@@ -1,0 +1,50 @@
+/**
+ * Capabilities the host gives a step. Steps never import the host; everything
+ * they need from outside arrives here, so a step runs the same embedded or
+ * scaled out (a Redis-backed {@link KeyValueStore} is shared by all replicas).
+ */
+
+/** A structured logger (pino-compatible subset). Never log raw prompt text or secrets. */
+export interface StepLogger {
+  debug(obj: Record<string, unknown> | string, msg?: string): void
+  info(obj: Record<string, unknown> | string, msg?: string): void
+  warn(obj: Record<string, unknown> | string, msg?: string): void
+  error(obj: Record<string, unknown> | string, msg?: string): void
+}
+
+/**
+ * Shared key-value state: sessions, taint, counters, budgets, caches. Embedded
+ * it lives in process; scaled out it is Redis, and every operation is atomic.
+ * Keys are namespaced per step by the host.
+ */
+export interface KeyValueStore {
+  get(key: string): Promise<string | undefined>
+  /** Set a value, optionally expiring after `ttlMs`. */
+  set(key: string, value: string, ttlMs?: number): Promise<void>
+  /** Set only if absent; true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>
+  /** Atomically add `by` (default 1) and return the new value; `ttlMs` applies when the key is created. */
+  incr(key: string, by?: number, ttlMs?: number): Promise<number>
+  del(key: string): Promise<void>
+}
+
+/** A counter a step may register; the host backs it with prom-client. */
+export interface StepCounter {
+  inc(labels?: Record<string, string>, value?: number): void
+}
+
+/** Metrics a step may register. Names must start with `gov_`. Registering twice returns the same metric. */
+export interface StepMetrics {
+  counter(name: string, help: string, labelNames?: readonly string[]): StepCounter
+}
+
+/** Everything the host hands to {@link StepPlugin.create}. */
+export interface StepServices {
+  /** The step's name, as pipelines use it. */
+  readonly stepName: string
+  readonly logger: StepLogger
+  readonly kv: KeyValueStore
+  readonly metrics: StepMetrics
+  /** Milliseconds since the epoch; injectable so tests can move time. */
+  now(): number
+}
