@@ -1,0 +1,81 @@
+import { isRecord } from './json-values.js'
+import { splitText } from './stream-pieces.js'
+
+function event(type: string, data: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+}
+
+/**
+ * Render a complete Anthropic `message` as the event sequence Anthropic sends:
+ * `message_start` (empty content, early usage), per block `content_block_start`,
+ * its deltas and `content_block_stop` (a `ping` after the first start, as the
+ * API does), `message_delta` with stop reason and output tokens, `message_stop`.
+ */
+export function renderAnthropicSse(body: Record<string, unknown>): string {
+  const { content, stop_reason, stop_sequence, usage, ...rest } = body
+  const fullUsage = isRecord(usage) ? usage : {}
+  const out: string[] = []
+  out.push(
+    event('message_start', {
+      message: {
+        ...rest,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        // Anthropic reports input counts up front and the output count at the end.
+        usage: { ...fullUsage, output_tokens: Math.min(1, Number(fullUsage.output_tokens ?? 0)) },
+      },
+    }),
+  )
+  const blocks = Array.isArray(content) ? content : []
+  let pinged = false
+  const ping = () => {
+    if (!pinged) out.push(event('ping', {}))
+    pinged = true
+  }
+  blocks.forEach((block, index) => {
+    if (isRecord(block)) renderBlock(block, index, out, ping)
+  })
+  ping()
+  out.push(
+    event('message_delta', {
+      delta: { stop_reason: stop_reason ?? 'end_turn', stop_sequence: stop_sequence ?? null },
+      usage: { output_tokens: fullUsage.output_tokens ?? 0 },
+    }),
+  )
+  out.push(event('message_stop', {}))
+  return out.join('')
+}
+
+/** Write one block's start, deltas and stop; `afterStart` lets the caller slot the ping in. */
+function renderBlock(block: Record<string, unknown>, index: number, out: string[], afterStart: () => void) {
+  const start = (contentBlock: Record<string, unknown>) => {
+    out.push(event('content_block_start', { index, content_block: contentBlock }))
+    afterStart()
+  }
+  const delta = (value: Record<string, unknown>) => out.push(event('content_block_delta', { index, delta: value }))
+  const type = block.type
+  if (type === 'text') {
+    const { text, ...rest } = block
+    const citations = rest.citations
+    if (Array.isArray(citations)) delete rest.citations
+    start({ ...rest, text: '' })
+    for (const piece of splitText(typeof text === 'string' ? text : '')) delta({ type: 'text_delta', text: piece })
+    if (Array.isArray(citations)) for (const citation of citations) delta({ type: 'citations_delta', citation })
+  } else if (typeof type === 'string' && type.endsWith('tool_use') && isRecord(block.input)) {
+    // tool_use, server_tool_use and mcp_tool_use stream their input as JSON fragments.
+    start({ ...block, input: {} })
+    for (const piece of splitText(JSON.stringify(block.input))) delta({ type: 'input_json_delta', partial_json: piece })
+  } else if (type === 'thinking') {
+    const { thinking, signature, ...rest } = block
+    start({ ...rest, thinking: '' })
+    for (const piece of splitText(typeof thinking === 'string' ? thinking : '')) {
+      delta({ type: 'thinking_delta', thinking: piece })
+    }
+    if (typeof signature === 'string') delta({ type: 'signature_delta', signature })
+  } else {
+    // redacted_thinking, tool results of server tools and unknown blocks arrive whole in their start event.
+    start(block)
+  }
+  out.push(event('content_block_stop', { index }))
+}

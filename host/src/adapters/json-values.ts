@@ -1,0 +1,9 @@
+/** True for a plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** True when the value is absent from a JSON body (`undefined`) or explicitly `null`. */
+export function isAbsent(value: unknown): value is undefined | null {
+  return value === undefined || value === null
+}

@@ -1,0 +1,28 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { invalidStream } from './adapter-errors.js'
+
+/**
+ * Split the complete text of an SSE stream into its events. A last event
+ * without its closing blank line still counts: upstreams that close the
+ * connection right after the final `data:` line are common.
+ */
+export function readSseEvents(sse: string): EventSourceMessage[] {
+  const events: EventSourceMessage[] = []
+  const parser = createParser({
+    onEvent: (event) => {
+      events.push(event)
+    },
+  })
+  parser.feed(sse)
+  parser.feed('\n\n')
+  return events
+}
+
+/** Parse the JSON `data` of one event; a broken payload means a broken stream. */
+export function parseEventData(data: string): unknown {
+  try {
+    return JSON.parse(data)
+  } catch {
+    throw invalidStream(`carries an event whose data is not JSON: ${data.slice(0, 80)}`)
+  }
+}

@@ -1,0 +1,93 @@
+import { GovError } from '@gov/core'
+import { LRUCache } from 'lru-cache'
+import { generateAgentKey, hashKey, keyPrefix } from '../auth/credentials.js'
+import type { AgentRecord, Store } from '../storage/store.js'
+import type { Invalidator } from './invalidator.js'
+
+/** An agent as the API shows it (never the key hash). */
+export interface AgentView {
+  agent_id: string
+  pipeline_id: string | null
+  key_prefix: string
+  created_at: string
+  updated_at: string
+}
+
+export function agentView(agent: AgentRecord): AgentView {
+  return {
+    agent_id: agent.agent_id,
+    pipeline_id: agent.pipeline_id,
+    key_prefix: agent.key_prefix,
+    created_at: agent.created_at,
+    updated_at: agent.updated_at,
+  }
+}
+
+/**
+ * Agents and their keys. The key is shown once, at creation or rotation; only
+ * its SHA-256 is stored. Lookups by key are cached so the hot path never waits
+ * on the database; changes invalidate the cache on every replica.
+ */
+export class AgentService {
+  readonly #byHash = new LRUCache<string, AgentRecord>({ max: 10_000, ttl: 60_000 })
+
+  constructor(
+    private readonly store: Store,
+    private readonly invalidator: Invalidator,
+    private readonly seats: number | undefined,
+  ) {
+    invalidator.on('agent', (keyHash) => this.#byHash.delete(keyHash))
+  }
+
+  async byKey(key: string): Promise<AgentRecord | undefined> {
+    const hash = hashKey(key)
+    const cached = this.#byHash.get(hash)
+    if (cached) return cached
+    const agent = await this.store.getAgentByKeyHash(hash)
+    if (agent) this.#byHash.set(hash, agent)
+    return agent
+  }
+
+  async create(agentId: string, pipelineId: string | null): Promise<{ agent: AgentRecord; apiKey: string }> {
+    if (pipelineId !== null && !(await this.store.getPipeline(pipelineId))) {
+      throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+    }
+    const apiKey = generateAgentKey()
+    const agent = await this.store.createAgent(
+      { agent_id: agentId, key_hash: hashKey(apiKey), key_prefix: keyPrefix(apiKey), pipeline_id: pipelineId },
+      this.seats,
+    )
+    return { agent, apiKey }
+  }
+
+  list(): Promise<AgentRecord[]> {
+    return this.store.listAgents()
+  }
+
+  async get(agentId: string): Promise<AgentRecord> {
+    const agent = await this.store.getAgent(agentId)
+    if (!agent) throw new GovError('not_found', `agent ${agentId} does not exist`, 404)
+    return agent
+  }
+
+  async delete(agentId: string): Promise<void> {
+    const agent = await this.get(agentId)
+    await this.store.deleteAgent(agentId)
+    await this.invalidator.publish('agent', agent.key_hash)
+  }
+
+  async rotate(agentId: string): Promise<{ agent: AgentRecord; apiKey: string }> {
+    const before = await this.get(agentId)
+    const apiKey = generateAgentKey()
+    const agent = await this.store.rotateKey(agentId, hashKey(apiKey), keyPrefix(apiKey))
+    await this.invalidator.publish('agent', before.key_hash)
+    return { agent, apiKey }
+  }
+
+  async assign(agentId: string, pipelineId: string): Promise<AgentRecord> {
+    if (!(await this.store.getPipeline(pipelineId))) throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+    const agent = await this.store.assignPipeline(agentId, pipelineId)
+    await this.invalidator.publish('agent', agent.key_hash)
+    return agent
+  }
+}

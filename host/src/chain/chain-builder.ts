@@ -1,0 +1,96 @@
+import type { KeyValueStore } from '@gov/core'
+import type { Logger } from '../logging.js'
+import type { GovMetrics } from '../metrics/metrics.js'
+import type { PipelineRecord } from '../storage/store.js'
+import { Chain, type ChainStep } from './chain.js'
+import { resolvePipeline } from './pipeline-resolver.js'
+import type { PluginRegistry } from './plugin-registry.js'
+import { PRESETS } from './presets.js'
+import { createStepServices } from './step-services.js'
+
+/**
+ * Builds chains once per pipeline version and keeps them. A pipeline update
+ * bumps its version, so the next call builds the new chain and the old one is
+ * closed; nothing is rebuilt per request.
+ */
+export class ChainBuilder {
+  readonly #chains = new Map<string, Promise<Chain>>()
+  /** pipeline id → key of its current chain, to close the previous version. */
+  readonly #current = new Map<string, string>()
+
+  constructor(
+    private readonly registry: PluginRegistry,
+    private readonly deps: { logger: Logger; kv: KeyValueStore; metrics: GovMetrics },
+  ) {}
+
+  /** The chain for a pipeline, or for a bare preset when the agent has no pipeline. */
+  get(pipeline: PipelineRecord | undefined, defaultPreset: string): Promise<Chain> {
+    const key = pipeline ? `pipeline:${pipeline.pipeline_id}@${pipeline.version}` : `preset:${defaultPreset}`
+    let chain = this.#chains.get(key)
+    if (!chain) {
+      chain = this.#build(key, pipeline, defaultPreset)
+      this.#chains.set(key, chain)
+      chain.catch(() => this.#chains.delete(key))
+      if (pipeline) this.#retire(pipeline.pipeline_id, key)
+    }
+    return chain
+  }
+
+  /** Every chain built so far (for readiness). */
+  async all(): Promise<Chain[]> {
+    const settled = await Promise.allSettled(this.#chains.values())
+    return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  }
+
+  /** Drop a deleted pipeline's chain. */
+  forget(pipelineId: string): void {
+    const key = this.#current.get(pipelineId)
+    if (key) this.#drop(key)
+    this.#current.delete(pipelineId)
+  }
+
+  async close(): Promise<void> {
+    const chains = await this.all()
+    this.#chains.clear()
+    await Promise.allSettled(chains.map((c) => c.close()))
+  }
+
+  #retire(pipelineId: string, key: string): void {
+    const previous = this.#current.get(pipelineId)
+    this.#current.set(pipelineId, key)
+    if (previous && previous !== key) this.#drop(previous)
+  }
+
+  #drop(key: string): void {
+    const chain = this.#chains.get(key)
+    this.#chains.delete(key)
+    // Calls in flight keep their chain object; closing waits a moment so they finish.
+    chain?.then((c) => setTimeout(() => void c.close(), 30_000).unref()).catch(() => {})
+  }
+
+  async #build(key: string, pipeline: PipelineRecord | undefined, defaultPreset: string): Promise<Chain> {
+    const resolved = resolvePipeline(this.registry, pipeline?.preset ?? defaultPreset, pipeline?.overrides ?? {})
+    const steps: ChainStep[] = []
+    for (const step of resolved.steps) {
+      if (step.status === 'missing') {
+        this.deps.logger.warn({ step: step.name, package: step.package, chain: key }, 'step skipped: package not installed')
+        continue
+      }
+      if (step.status !== 'active') continue
+      const loaded = this.registry.get(step.name)
+      if (!loaded) continue
+      const instance = await loaded.plugin.create(step.settings, createStepServices(step.name, this.deps))
+      steps.push({ name: step.name, plugin: loaded.plugin, instance, settings: step.settings, onError: step.on_error })
+    }
+    const mode = PRESETS[resolved.preset]?.mode ?? 'enforce'
+    return new Chain(
+      key,
+      pipeline?.pipeline_id,
+      pipeline?.version ?? 0,
+      mode,
+      new Set(pipeline?.allow_flags ?? []),
+      steps,
+      resolved,
+    )
+  }
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto'
+import type { SecretSource } from './secrets/secret-source.js'
+import { isSecretName } from './secrets/secret-source.js'
+
+/**
+ * Everything the host reads at start. Plain settings come from the environment;
+ * names that are secrets (`*_API_KEY`, `*_SECRET`, `*_PASSWORD`, `*_TOKEN`,
+ * `DATABASE_URL`, `REDIS_URL`) come through the SecretSource.
+ */
+export interface GovConfig {
+  port: number
+  host: string
+  env: string
+  logLevel: string
+  databaseUrl: string | undefined
+  /** Embedded file database folder (PGlite); memory when unset. */
+  dataDir: string | undefined
+  redisUrl: string | undefined
+  openaiBaseUrl: string
+  anthropicBaseUrl: string
+  openaiApiKey: string | undefined
+  anthropicApiKey: string | undefined
+  adminApiKey: string
+  /** True when the admin key was generated at start (development only). */
+  adminKeyGenerated: boolean
+  licenseSeats: number | undefined
+  /** Extra step plugin packages (names or paths), from `GOV_PLUGINS`. */
+  plugins: string[]
+  /** Preset used by agents with no assigned pipeline. */
+  defaultPreset: string
+  upstreamTimeoutMs: number
+  maxBodyBytes: number
+}
+
+/** A configuration value that cannot be used; the message says what to change. */
+export class ConfigError extends Error {
+  readonly code = 'GOV_ERR_CONFIG_INVALID'
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number | undefined, min = 0): number | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`)
+  return value
+}
+
+function plain(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  if (isSecretName(name)) throw new Error(`${name} is a secret; read it through the secret source`)
+  const value = env[name]
+  return value === undefined || value === '' ? undefined : value
+}
+
+/** Read the configuration. Throws ConfigError for unusable values. */
+export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource): Promise<GovConfig> {
+  const govEnv = plain(env, 'GOV_ENV') ?? 'development'
+  let adminApiKey = await secrets.get('GOV_ADMIN_API_KEY')
+  let adminKeyGenerated = false
+  if (!adminApiKey) {
+    if (govEnv === 'production') throw new ConfigError('GOV_ADMIN_API_KEY must be set when GOV_ENV=production')
+    adminApiKey = `gov_admin_${randomBytes(24).toString('base64url')}`
+    adminKeyGenerated = true
+  }
+  const openaiBaseUrl = (plain(env, 'OPENAI_BASE_URL') ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
+  const anthropicBaseUrl = (plain(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com').replace(/\/+$/, '')
+  for (const [name, url] of [
+    ['OPENAI_BASE_URL', openaiBaseUrl],
+    ['ANTHROPIC_BASE_URL', anthropicBaseUrl],
+  ]) {
+    if (!URL.canParse(url)) throw new ConfigError(`${name} must be an absolute URL, got "${url}"`)
+  }
+  return {
+    port: integer(env, 'GOV_PORT', 8080) as number,
+    host: plain(env, 'GOV_HOST') ?? '127.0.0.1',
+    env: govEnv,
+    logLevel: plain(env, 'LOG_LEVEL') ?? 'info',
+    databaseUrl: await secrets.get('DATABASE_URL'),
+    dataDir: plain(env, 'GOV_DATA_DIR'),
+    redisUrl: await secrets.get('REDIS_URL'),
+    openaiBaseUrl,
+    anthropicBaseUrl,
+    openaiApiKey: await secrets.get('OPENAI_API_KEY'),
+    anthropicApiKey: await secrets.get('ANTHROPIC_API_KEY'),
+    adminApiKey,
+    adminKeyGenerated,
+    licenseSeats: integer(env, 'GOV_LICENSE_SEATS', undefined, 1),
+    plugins: (plain(env, 'GOV_PLUGINS') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    defaultPreset: plain(env, 'GOV_DEFAULT_PRESET') ?? 'standard',
+    upstreamTimeoutMs: integer(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
+    maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
+  }
+}

@@ -1,0 +1,170 @@
+import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe'
+import { AgentActivity } from './agents/activity.js'
+import { AgentService } from './agents/agent-service.js'
+import { Invalidator } from './agents/invalidator.js'
+import type { VendorAdapter } from './adapters/adapter.js'
+import { AnthropicAdapter } from './adapters/anthropic-adapter.js'
+import { OpenAiAdapter } from './adapters/openai-adapter.js'
+import { type Authorizer, DefaultAuthorizer } from './auth/authorizer.js'
+import { ChainBuilder } from './chain/chain-builder.js'
+import { ChainRunner } from './chain/chain-runner.js'
+import { PluginRegistry } from './chain/plugin-registry.js'
+import type { GovConfig } from './config.js'
+import { GatewayHandler } from './gateway/gateway-handler.js'
+import { HealthService } from './health/health-service.js'
+import type { Logger } from './logging.js'
+import { AdminGuard } from './management/admin-guard.js'
+import { GovMetrics } from './metrics/metrics.js'
+import { PipelineService } from './pipelines/pipeline-service.js'
+import type { SecretSource } from './secrets/secret-source.js'
+import type { Store } from './storage/store.js'
+import { ProviderRouter } from './upstream/providers.js'
+import { UpstreamClient } from './upstream/upstream-client.js'
+import { PACKAGE_VERSION } from './version.js'
+import type { KvHandle } from './kv/create-kv.js'
+
+/** DI tokens: one per service the composition root wires. */
+export const TOKENS = {
+  Config: Symbol('Config'),
+  Logger: Symbol('Logger'),
+  Secrets: Symbol('Secrets'),
+  Store: Symbol('Store'),
+  Kv: Symbol('Kv'),
+  Metrics: Symbol('Metrics'),
+  Registry: Symbol('PluginRegistry'),
+  Invalidator: Symbol('Invalidator'),
+  Chains: Symbol('ChainBuilder'),
+  Runner: Symbol('ChainRunner'),
+  Authorizer: Symbol('Authorizer'),
+  Agents: Symbol('AgentService'),
+  Pipelines: Symbol('PipelineService'),
+  Activity: Symbol('AgentActivity'),
+  Providers: Symbol('ProviderRouter'),
+  Upstream: Symbol('UpstreamClient'),
+  Health: Symbol('HealthService'),
+  Guard: Symbol('AdminGuard'),
+  Gateway: Symbol('GatewayHandler'),
+  Adapters: Symbol('Adapters'),
+} as const
+
+/** The adapters by vendor. */
+export interface Adapters {
+  openai: VendorAdapter
+  anthropic: VendorAdapter
+}
+
+/** What exists before the container: read from the environment and connected at start. */
+export interface Roots {
+  config: GovConfig
+  logger: Logger
+  secrets: SecretSource
+  store: Store
+  kv: KvHandle
+  registry: PluginRegistry
+}
+
+/**
+ * The composition root: the one place where gov's services are wired. Each
+ * gateway gets its own child container (tests run several in one process), and
+ * any registration can be replaced before first use (`override`), e.g. a policy
+ * engine for the Authorizer or Vault for the SecretSource.
+ */
+export function buildContainer(roots: Roots, override?: (c: DependencyContainer) => void): DependencyContainer {
+  const c = rootContainer.createChildContainer()
+  const single = <T>(token: symbol, make: (c: DependencyContainer) => T) =>
+    c.register<T>(token, { useFactory: instanceCachingFactory<T>(make) })
+
+  c.register(TOKENS.Config, { useValue: roots.config })
+  c.register(TOKENS.Logger, { useValue: roots.logger })
+  c.register(TOKENS.Secrets, { useValue: roots.secrets })
+  c.register(TOKENS.Store, { useValue: roots.store })
+  c.register(TOKENS.Kv, { useValue: roots.kv })
+  c.register(TOKENS.Registry, { useValue: roots.registry })
+  single(TOKENS.Metrics, () => new GovMetrics({ defaultMetrics: true }))
+  single(TOKENS.Invalidator, (c) => new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus))
+  single(TOKENS.Authorizer, () => new DefaultAuthorizer())
+  single(TOKENS.Activity, () => new AgentActivity())
+  single(TOKENS.Runner, (c) => new ChainRunner(c.resolve(TOKENS.Metrics)))
+  single(
+    TOKENS.Chains,
+    (c) =>
+      new ChainBuilder(c.resolve(TOKENS.Registry), {
+        logger: c.resolve(TOKENS.Logger),
+        kv: c.resolve<KvHandle>(TOKENS.Kv).kv,
+        metrics: c.resolve(TOKENS.Metrics),
+      }),
+  )
+  single(
+    TOKENS.Agents,
+    (c) => new AgentService(c.resolve(TOKENS.Store), c.resolve(TOKENS.Invalidator), c.resolve<GovConfig>(TOKENS.Config).licenseSeats),
+  )
+  single(TOKENS.Pipelines, (c) => {
+    const chains = c.resolve<ChainBuilder>(TOKENS.Chains)
+    return new PipelineService(c.resolve(TOKENS.Store), c.resolve(TOKENS.Registry), c.resolve(TOKENS.Invalidator), (id) =>
+      chains.forget(id),
+    )
+  })
+  single(TOKENS.Providers, (c) => new ProviderRouter(c.resolve<GovConfig>(TOKENS.Config)))
+  single(TOKENS.Upstream, (c) => new UpstreamClient({ timeoutMs: c.resolve<GovConfig>(TOKENS.Config).upstreamTimeoutMs }))
+  single<Adapters>(TOKENS.Adapters, () => ({ openai: new OpenAiAdapter(), anthropic: new AnthropicAdapter() }))
+  single(
+    TOKENS.Guard,
+    (c) => new AdminGuard(c.resolve<GovConfig>(TOKENS.Config).adminApiKey, c.resolve(TOKENS.Agents), c.resolve(TOKENS.Authorizer)),
+  )
+  single(TOKENS.Health, (c) => {
+    const config = c.resolve<GovConfig>(TOKENS.Config)
+    const kv = c.resolve<KvHandle>(TOKENS.Kv)
+    return new HealthService({
+      store: c.resolve(TOKENS.Store),
+      kvHealthy: () => kv.healthy(),
+      kvKind: kv.kind,
+      authorizer: c.resolve<Authorizer>(TOKENS.Authorizer),
+      chains: c.resolve(TOKENS.Chains),
+      version: PACKAGE_VERSION,
+      env: config.env,
+      secretsKind: c.resolve<SecretSource>(TOKENS.Secrets).kind,
+    })
+  })
+  single(TOKENS.Gateway, (c) => {
+    const registry = c.resolve<PluginRegistry>(TOKENS.Registry)
+    const logger = c.resolve<Logger>(TOKENS.Logger)
+    return new GatewayHandler({
+      config: c.resolve(TOKENS.Config),
+      logger,
+      metrics: c.resolve(TOKENS.Metrics),
+      agents: c.resolve(TOKENS.Agents),
+      pipelines: c.resolve(TOKENS.Pipelines),
+      chains: c.resolve(TOKENS.Chains),
+      runner: c.resolve(TOKENS.Runner),
+      authorizer: c.resolve(TOKENS.Authorizer),
+      providers: c.resolve(TOKENS.Providers),
+      upstream: c.resolve(TOKENS.Upstream),
+      secrets: c.resolve(TOKENS.Secrets),
+      activity: c.resolve(TOKENS.Activity),
+      knownFlags: () => new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
+      onCall: (s) => {
+        const findings = s.state.findings.map((f) => `${f.step}:${f.type}`)
+        const level = s.outcome === 'allowed' ? 'debug' : 'info'
+        logger[level](
+          {
+            requestId: s.call?.requestId,
+            agent: s.call?.agentId,
+            session: s.call?.sessionId,
+            pipeline: s.chain?.key,
+            mode: s.call?.mode,
+            outcome: s.outcome,
+            status: s.status,
+            classification: s.classification,
+            steps: s.state.stepsRun.size,
+            findings,
+            decisions: s.state.decisions.filter((d) => d.verdict !== 'continue' || d.error),
+            ms: Math.round(s.durationMs * 100) / 100,
+          },
+          'call',
+        )
+      },
+    })
+  })
+  override?.(c)
+  return c
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import type { GovMetrics } from '../metrics/metrics.js'
+import { govErrorBody, sendGovError, sendJson } from './respond.js'
+
+/** A route handler; `params` are the path parameters. */
+export type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => Promise<void> | void
+
+/**
+ * The HTTP router (find-my-way, Fastify's radix router). Every route counts
+ * into `gov_http_requests_total` under its route pattern (bounded label
+ * cardinality), and a handler that throws answers in gov's error format
+ * instead of crashing.
+ */
+export class Router {
+  readonly #router = FindMyWay({
+    ignoreTrailingSlash: true,
+    defaultRoute: (req, res) => {
+      this.#count(req, res, 'unmatched')
+      sendJson(res, 404, govErrorBody('not_found', `no route for ${req.method} ${(req.url ?? '').split('?')[0]}`))
+    },
+  })
+
+  constructor(private readonly metrics: GovMetrics) {}
+
+  on(method: HTTPMethod, path: string, handler: Handler): void {
+    this.#router.on(method, path, (req, res, params) => {
+      this.#count(req, res, path)
+      Promise.resolve()
+        .then(() => handler(req, res, params))
+        .catch((err) => {
+          if (!res.headersSent) sendGovError(res, err)
+          else res.destroy()
+        })
+    })
+  }
+
+  lookup(req: IncomingMessage, res: ServerResponse): void {
+    this.#router.lookup(req, res)
+  }
+
+  #count(req: IncomingMessage, res: ServerResponse, path: string): void {
+    res.once('finish', () => {
+      this.metrics.httpRequests.inc({ method: req.method ?? 'GET', path, status: String(res.statusCode) })
+    })
+  }
+}

@@ -1,0 +1,123 @@
+import 'reflect-metadata'
+import type { AddressInfo } from 'node:net'
+import type { StepPlugin } from '@gov/core'
+import type { DependencyContainer } from 'tsyringe'
+import { PluginRegistry } from './chain/plugin-registry.js'
+import type { ChainBuilder } from './chain/chain-builder.js'
+import { type GovConfig, loadConfig } from './config.js'
+import { TOKENS, buildContainer } from './container.js'
+import type { HealthService } from './health/health-service.js'
+import type { Invalidator } from './agents/invalidator.js'
+import { createKv } from './kv/create-kv.js'
+import { type Logger, createLogger } from './logging.js'
+import { EnvSecretSource, type SecretSource } from './secrets/secret-source.js'
+import { buildRouter, createHttpServer } from './server.js'
+import { createStore } from './storage/create-store.js'
+import type { PipelineService } from './pipelines/pipeline-service.js'
+import type { UpstreamClient } from './upstream/upstream-client.js'
+
+export { PRESETS } from './chain/presets.js'
+export { BUILTIN_STEPS } from './chain/plugin-registry.js'
+export { loadConfig, type GovConfig } from './config.js'
+export { TOKENS } from './container.js'
+export { EnvSecretSource, isSecretName, type SecretSource } from './secrets/secret-source.js'
+export { PACKAGE_VERSION as VERSION } from './version.js'
+
+/** Options of {@link startGateway}. */
+export interface StartOptions {
+  /** Environment to read configuration from; default `process.env`. */
+  env?: NodeJS.ProcessEnv
+  /** Secret source; default the environment. */
+  secrets?: SecretSource
+  /** Plugin objects registered directly (tests, embedding), after the packages. */
+  plugins?: StepPlugin[]
+  /** Log destination; default stdout. */
+  logDestination?: NodeJS.WritableStream
+  /** Postgres schema for all tables (tests isolate runs with it). */
+  databaseSchema?: string
+  /** Replace registrations before first use. */
+  override?: (c: DependencyContainer) => void
+}
+
+/** A running gateway. */
+export interface Gateway {
+  readonly url: string
+  readonly port: number
+  readonly config: GovConfig
+  readonly container: DependencyContainer
+  readonly logger: Logger
+  close(): Promise<void>
+}
+
+/**
+ * Start gov: read configuration, connect storage and the key-value store, load
+ * step plugins, build the start-up chains (their models load in the
+ * background; `/health/startup` answers 503 until they are ready) and listen.
+ */
+export async function startGateway(options: StartOptions = {}): Promise<Gateway> {
+  const env = options.env ?? process.env
+  const secrets = options.secrets ?? new EnvSecretSource(env)
+  const config = await loadConfig(env, secrets)
+  const logger = createLogger(config.logLevel, options.logDestination)
+  const store = createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema })
+  await store.init()
+  const kv = await createKv({ redisUrl: config.redisUrl, onError: (err) => logger.warn({ err: err.message }, 'redis connection error') })
+  const registry = new PluginRegistry(logger)
+  await registry.loadAll(config.plugins)
+  for (const plugin of options.plugins ?? []) registry.register(plugin)
+
+  const container = buildContainer({ config, logger, secrets, store, kv, registry }, options.override)
+  await container.resolve<Invalidator>(TOKENS.Invalidator).start()
+  const chains = container.resolve<ChainBuilder>(TOKENS.Chains)
+  const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
+  container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
+
+  const server = createHttpServer(buildRouter(container))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  logger.info({ url, storage: store.kind, kv: kv.kind, env: config.env }, 'gov listening')
+  if (config.adminKeyGenerated) {
+    // Printed once, to the terminal only: logs never carry keys.
+    process.stderr.write(`\ngov: GOV_ADMIN_API_KEY is not set; generated an admin key for this process (development only):\n  ${config.adminApiKey}\n\n`)
+  }
+
+  let closed = false
+  return {
+    url,
+    port,
+    config,
+    container,
+    logger,
+    async close() {
+      if (closed) return
+      closed = true
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await chains.close()
+      await container.resolve<UpstreamClient>(TOKENS.Upstream).close()
+      await kv.close()
+      await store.close()
+    },
+  }
+}
+
+/** Build the default preset's chain and every stored pipeline's chain, so models load before traffic. */
+async function warmChains(chains: ChainBuilder, pipelines: PipelineService, config: GovConfig, logger: Logger): Promise<void> {
+  const builds: Promise<unknown>[] = [chains.get(undefined, config.defaultPreset).then((c) => c.ready)]
+  for (const pipeline of await pipelines.list()) {
+    builds.push(
+      chains
+        .get(pipeline, config.defaultPreset)
+        .then((c) => c.ready)
+        .catch((err) => logger.error({ err, pipeline: pipeline.pipeline_id }, 'stored pipeline cannot be built')),
+    )
+  }
+  await Promise.all(builds)
+}

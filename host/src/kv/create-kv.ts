@@ -1,0 +1,96 @@
+/**
+ * Pick the key-value store and event bus from configuration: Redis when a URL
+ * is given (`redis://`, or `rediss://` for TLS; a password goes in the URL as
+ * `redis://:password@host:6379`), otherwise the in-process kinds.
+ */
+import type { KeyValueStore } from '@gov/core'
+import type { ConnectionOptions } from 'node:tls'
+import { Redis } from 'ioredis'
+import { type EventBus, endConnection, type HandlerErrorListener, MemoryEventBus, RedisEventBus } from './event-bus.js'
+import { MemoryKv } from './memory-kv.js'
+import { RedisKv } from './redis-kv.js'
+
+/** Options of {@link createKv}. */
+export interface CreateKvOptions {
+  /** `redis://…` or `rediss://…` (`REDIS_URL`). Without it everything stays in process. */
+  redisUrl?: string
+  /** Put before every Redis key and channel; default `gov:`. */
+  prefix?: string
+  /** Extra TLS settings for `rediss://` (an internal CA, a client certificate). */
+  tls?: ConnectionOptions
+  /** Bound on `healthy()`; default 1000 ms. */
+  healthTimeoutMs?: number
+  /** Most entries of the in-process store; default 100 000. */
+  maxEntries?: number
+  /** Connection errors (Redis down, refused credentials): reported here instead of thrown, as retries follow. */
+  onError?: (error: Error) => void
+  /** A bus handler threw. */
+  onHandlerError?: HandlerErrorListener
+}
+
+/** The key-value store and event bus of one gateway, and their health. */
+export interface KvHandle {
+  readonly kind: 'memory' | 'redis'
+  readonly kv: KeyValueStore
+  readonly bus: EventBus
+  /** True when the store answers; false (never a throw, never a hang) when it does not. */
+  healthy(): Promise<boolean>
+  close(): Promise<void>
+}
+
+/** Build the key-value store and bus. Redis connects on first use, so this never waits on the network. */
+export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle> {
+  if (!options.redisUrl) {
+    const bus = new MemoryEventBus(options.onHandlerError)
+    return {
+      kind: 'memory',
+      kv: new MemoryKv(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
+      bus,
+      healthy: async () => true,
+      close: () => bus.close(),
+    }
+  }
+  const prefix = options.prefix ?? 'gov:'
+  const healthTimeoutMs = options.healthTimeoutMs ?? 1000
+  const onError = options.onError ?? (() => {})
+  const client = new Redis(options.redisUrl, {
+    lazyConnect: true,
+    // A command fails after a few reconnect attempts instead of queueing forever.
+    maxRetriesPerRequest: 2,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    ...(options.tls && options.redisUrl.startsWith('rediss:') ? { tls: options.tls } : {}),
+  })
+  // Without a listener ioredis prints every failed reconnect as an unhandled error.
+  client.on('error', onError)
+  const subscriber = client.duplicate()
+  subscriber.on('error', onError)
+  const bus = new RedisEventBus(client, subscriber, prefix, options.onHandlerError)
+  return {
+    kind: 'redis',
+    kv: new RedisKv(client, prefix),
+    bus,
+    healthy: async () => bus.listening && (await ping(client, healthTimeoutMs)),
+    async close() {
+      await bus.close()
+      await endConnection(client)
+    },
+  }
+}
+
+/** PING with a deadline: a Redis that accepts connections but does not answer counts as down. */
+async function ping(client: Redis, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs)
+  })
+  const answer = client.ping().then(
+    (reply) => reply === 'PONG',
+    () => false,
+  )
+  try {
+    return await Promise.race([answer, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The scaled-out key-value store: Redis, shared by every gateway replica. Each
+ * operation is a single atomic command (SET … NX PX for `setIfAbsent`, a Lua
+ * script for `incr`). Keys carry a prefix so gov can share a Redis with others.
+ */
+import type { KeyValueStore } from '@gov/core'
+import type { Redis } from 'ioredis'
+import { INCR_SCRIPT } from './incr-script.js'
+import { KvErrorCodes, notANumberError, unavailableError } from './kv-errors.js'
+import { toTtl } from './memory-kv.js'
+
+/** The client with gov's script registered (see `defineCommand`). */
+interface ScriptedRedis extends Redis {
+  govIncr(key: string, by: string, ttlMs: string): Promise<string>
+}
+
+/** A {@link KeyValueStore} over Redis. The client is shared, not owned: closing it is the caller's job. */
+export class RedisKv implements KeyValueStore {
+  readonly #redis: ScriptedRedis
+  readonly #prefix: string
+
+  /**
+   * @param redis a client; its own `keyPrefix` should be unset, this class prefixes keys itself
+   * @param prefix put before every key, e.g. `gov:`
+   */
+  constructor(redis: Redis, prefix = 'gov:') {
+    // EVALSHA with a fallback to EVAL: the script body is sent once per connection.
+    redis.defineCommand('govIncr', { numberOfKeys: 1, lua: INCR_SCRIPT })
+    this.#redis = redis as ScriptedRedis
+    this.#prefix = prefix
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.#run('get', () => this.#redis.get(this.#prefix + key))
+    return value ?? undefined
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    const ttl = toTtl(ttlMs)
+    await this.#run('set', () =>
+      ttl ? this.#redis.set(this.#prefix + key, value, 'PX', ttl) : this.#redis.set(this.#prefix + key, value),
+    )
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
+    const ttl = toTtl(ttlMs)
+    const reply = await this.#run('setIfAbsent', () =>
+      ttl
+        ? this.#redis.set(this.#prefix + key, value, 'PX', ttl, 'NX')
+        : this.#redis.set(this.#prefix + key, value, 'NX'),
+    )
+    return reply === 'OK'
+  }
+
+  async incr(key: string, by = 1, ttlMs?: number): Promise<number> {
+    try {
+      const reply = await this.#redis.govIncr(this.#prefix + key, String(by), String(toTtl(ttlMs)))
+      return Number(reply)
+    } catch (error) {
+      if (error instanceof Error && error.message.includes(KvErrorCodes.NOT_A_NUMBER)) throw notANumberError(key)
+      throw unavailableError('incr', error)
+    }
+  }
+
+  async del(key: string): Promise<void> {
+    await this.#run('del', () => this.#redis.del(this.#prefix + key))
+  }
+
+  /** Run one command; any failure becomes a coded `GOV_ERR_KV_UNAVAILABLE`. */
+  async #run<T>(operation: string, command: () => Promise<T>): Promise<T> {
+    try {
+      return await command()
+    } catch (error) {
+      throw unavailableError(operation, error)
+    }
+  }
+}

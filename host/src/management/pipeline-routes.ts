@@ -1,0 +1,89 @@
+import { GovError } from '@gov/core'
+import { parse as parseYaml } from 'yaml'
+import { agentView } from '../agents/agent-service.js'
+import { parseJson, readBody } from '../http/body.js'
+import { sendJson } from '../http/respond.js'
+import type { Router } from '../http/router.js'
+import type { AgentService } from '../agents/agent-service.js'
+import type { PipelineService } from '../pipelines/pipeline-service.js'
+import type { PipelineInput } from '../storage/store.js'
+import type { AdminGuard } from './admin-guard.js'
+import { PipelineCreate, PipelineUpdate, pathId, validator } from './schemas.js'
+
+const checkCreate = validator(PipelineCreate)
+const checkUpdate = validator(PipelineUpdate)
+const YAML_TYPES = /^(application|text)\/(x-)?yaml\b|^text\/plain\b/
+
+function input(body: { pipeline_id?: string; preset: string; overrides?: PipelineInput['overrides']; allow_flags?: string[] }, id: string): PipelineInput {
+  return { pipeline_id: id, preset: body.preset, overrides: body.overrides ?? {}, allow_flags: body.allow_flags ?? [] }
+}
+
+/** Parse a `gov-pipeline.yaml` (or JSON) definition; 400 `invalid_yaml` when it is not YAML. */
+export function parsePipelineDefinition(text: string): unknown {
+  try {
+    const doc = parseYaml(text, { maxAliasCount: 100 }) as unknown
+    // `gov assess` writes the definition under `pipeline:`; a bare definition is accepted too.
+    if (doc && typeof doc === 'object' && 'pipeline' in doc) return (doc as { pipeline: unknown }).pipeline
+    return doc
+  } catch (err) {
+    throw new GovError('invalid_yaml', `pipeline definition is not valid YAML: ${(err as Error).message}`, 400)
+  }
+}
+
+/** Pipelines: create, list, get (with resolved steps), update, delete, assign, import. */
+export function registerPipelineRoutes(
+  router: Router,
+  deps: { guard: AdminGuard; pipelines: PipelineService; agents: AgentService; maxBodyBytes: number },
+): void {
+  const { guard, pipelines, agents } = deps
+
+  router.on('POST', '/pipelines', async (req, res) => {
+    await guard.require(req, 'admin:write')
+    const body = checkCreate(parseJson(await readBody(req, deps.maxBodyBytes)))
+    const record = await pipelines.create(input(body, body.pipeline_id))
+    sendJson(res, 201, pipelines.view(record))
+  })
+
+  router.on('GET', '/pipelines', async (req, res) => {
+    await guard.require(req, 'admin:read')
+    sendJson(res, 200, { pipelines: await pipelines.list() })
+  })
+
+  router.on('GET', '/pipelines/:pipeline_id', async (req, res, params) => {
+    await guard.require(req, 'admin:read')
+    sendJson(res, 200, pipelines.view(await pipelines.get(pathId(params.pipeline_id, 'pipeline'))))
+  })
+
+  router.on('PUT', '/pipelines/:pipeline_id', async (req, res, params) => {
+    await guard.require(req, 'admin:write')
+    const id = pathId(params.pipeline_id, 'pipeline')
+    const body = checkUpdate(parseJson(await readBody(req, deps.maxBodyBytes)))
+    if (body.pipeline_id !== undefined && body.pipeline_id !== id) {
+      throw new GovError('invalid_request', 'pipeline_id in the body differs from the path', 400)
+    }
+    sendJson(res, 200, pipelines.view(await pipelines.update(input(body, id))))
+  })
+
+  router.on('DELETE', '/pipelines/:pipeline_id', async (req, res, params) => {
+    await guard.require(req, 'admin:write')
+    await pipelines.delete(pathId(params.pipeline_id, 'pipeline'))
+    res.writeHead(204).end()
+  })
+
+  router.on('PUT', '/pipelines/:pipeline_id/assign/:agent_id', async (req, res, params) => {
+    await guard.require(req, 'admin:write')
+    req.resume()
+    const agent = await agents.assign(pathId(params.agent_id, 'agent'), pathId(params.pipeline_id, 'pipeline'))
+    sendJson(res, 200, agentView(agent))
+  })
+
+  router.on('POST', '/pipelines/import', async (req, res) => {
+    await guard.require(req, 'admin:write')
+    const raw = await readBody(req, deps.maxBodyBytes)
+    const type = String(req.headers['content-type'] ?? '')
+    const doc = YAML_TYPES.test(type) || !type.includes('json') ? parsePipelineDefinition(raw.toString('utf8')) : parseJson(raw)
+    const body = checkCreate(doc)
+    const { record, created } = await pipelines.upsert(input(body, body.pipeline_id))
+    sendJson(res, created ? 201 : 200, pipelines.view(record))
+  })
+}

@@ -1,0 +1,97 @@
+import type { StepCounter, StepMetrics } from '@gov/core'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+/**
+ * The Prometheus registry of one gateway: the spec's key metrics, per-step and
+ * upstream latency histograms, and counters that steps register through
+ * `StepServices.metrics`. One registry per gateway instance (tests run several).
+ */
+export class GovMetrics implements StepMetrics {
+  readonly registry = new Registry()
+  readonly httpRequests: Counter<'method' | 'path' | 'status'>
+  readonly pipelineBlocks: Counter<'step' | 'code'>
+  readonly piiDetections: Counter<'type'>
+  readonly capabilityTokens: Counter<'result'>
+  readonly activeAgents: Gauge
+  readonly stepDuration: Histogram<'step' | 'phase'>
+  readonly upstreamDuration: Histogram<'provider' | 'status'>
+  readonly requestDuration: Histogram<'vendor' | 'outcome'>
+  readonly #stepCounters = new Map<string, Counter<string>>()
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry]
+    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'gov_process_' })
+    this.httpRequests = new Counter({
+      name: 'gov_http_requests_total',
+      help: 'HTTP requests, by method, route path and status',
+      labelNames: ['method', 'path', 'status'],
+      registers,
+    })
+    this.pipelineBlocks = new Counter({
+      name: 'gov_pipeline_blocks_total',
+      help: 'Calls blocked by the governance pipeline, by step and reason code',
+      labelNames: ['step', 'code'],
+      registers,
+    })
+    this.piiDetections = new Counter({
+      name: 'gov_pii_detections_total',
+      help: 'PII detections, by type',
+      labelNames: ['type'],
+      registers,
+    })
+    this.#stepCounters.set('gov_pii_detections_total', this.piiDetections)
+    this.capabilityTokens = new Counter({
+      name: 'gov_capability_tokens_total',
+      help: 'Capability tokens minted, denied and expired',
+      labelNames: ['result'],
+      registers,
+    })
+    this.activeAgents = new Gauge({
+      name: 'gov_active_agents',
+      help: 'Agents that made a call in the last 5 minutes',
+      registers,
+    })
+    this.stepDuration = new Histogram({
+      name: 'gov_step_duration_seconds',
+      help: 'Time spent in one step hook, by step and phase',
+      labelNames: ['step', 'phase'],
+      buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      registers,
+    })
+    this.upstreamDuration = new Histogram({
+      name: 'gov_upstream_duration_seconds',
+      help: 'Upstream provider call time, by provider and status',
+      labelNames: ['provider', 'status'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    })
+    this.requestDuration = new Histogram({
+      name: 'gov_request_duration_seconds',
+      help: 'Gateway call time including upstream, by vendor and outcome',
+      labelNames: ['vendor', 'outcome'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    })
+  }
+
+  /** Register (or fetch) a counter for a step. Names must start with `gov_`. */
+  counter(name: string, help: string, labelNames: readonly string[] = []): StepCounter {
+    if (!/^gov_[a-z0-9_]+$/.test(name)) throw new Error(`step metric name must match gov_[a-z0-9_]+: ${name}`)
+    let counter = this.#stepCounters.get(name)
+    if (!counter) {
+      counter = new Counter({ name, help, labelNames: [...labelNames], registers: [this.registry] })
+      this.#stepCounters.set(name, counter)
+    }
+    const c = counter
+    return {
+      inc(labels = {}, value = 1) {
+        c.inc(labels, value)
+      },
+    }
+  }
+
+  /** The exposition text for `/metrics`. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() }
+  }
+}

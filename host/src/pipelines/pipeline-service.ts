@@ -1,0 +1,78 @@
+import { GovError } from '@gov/core'
+import { LRUCache } from 'lru-cache'
+import type { Invalidator } from '../agents/invalidator.js'
+import { type ResolvedStep, resolvePipeline } from '../chain/pipeline-resolver.js'
+import type { PluginRegistry } from '../chain/plugin-registry.js'
+import type { PipelineInput, PipelineRecord, Store } from '../storage/store.js'
+
+/** A pipeline as the API shows it: the record plus its resolved steps. */
+export interface PipelineView extends PipelineRecord {
+  mode: string
+  steps: ResolvedStep[]
+}
+
+/**
+ * Pipelines: validated against the loaded plugins before they are stored (an
+ * unknown step or invalid settings never reaches the database), cached for the
+ * hot path, invalidated on every replica when they change.
+ */
+export class PipelineService {
+  readonly #cache = new LRUCache<string, PipelineRecord>({ max: 5_000, ttl: 30_000 })
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: PluginRegistry,
+    private readonly invalidator: Invalidator,
+    private readonly onRemoved: (pipelineId: string) => void,
+  ) {
+    invalidator.on('pipeline', (id) => this.#cache.delete(id))
+  }
+
+  /** For the hot path: cached. */
+  async find(pipelineId: string): Promise<PipelineRecord | undefined> {
+    const cached = this.#cache.get(pipelineId)
+    if (cached) return cached
+    const record = await this.store.getPipeline(pipelineId)
+    if (record) this.#cache.set(pipelineId, record)
+    return record
+  }
+
+  async get(pipelineId: string): Promise<PipelineRecord> {
+    const record = await this.store.getPipeline(pipelineId)
+    if (!record) throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+    return record
+  }
+
+  list(): Promise<PipelineRecord[]> {
+    return this.store.listPipelines()
+  }
+
+  view(record: PipelineRecord): PipelineView {
+    const resolved = resolvePipeline(this.registry, record.preset, record.overrides)
+    return { ...record, mode: resolved.mode, steps: [...resolved.steps] }
+  }
+
+  async create(input: PipelineInput): Promise<PipelineRecord> {
+    resolvePipeline(this.registry, input.preset, input.overrides)
+    return this.store.createPipeline(input)
+  }
+
+  async update(input: PipelineInput): Promise<PipelineRecord> {
+    resolvePipeline(this.registry, input.preset, input.overrides)
+    const record = await this.store.updatePipeline(input)
+    await this.invalidator.publish('pipeline', input.pipeline_id)
+    return record
+  }
+
+  /** Create or replace (import). `created` tells which. */
+  async upsert(input: PipelineInput): Promise<{ record: PipelineRecord; created: boolean }> {
+    if (await this.store.getPipeline(input.pipeline_id)) return { record: await this.update(input), created: false }
+    return { record: await this.create(input), created: true }
+  }
+
+  async delete(pipelineId: string): Promise<void> {
+    await this.store.deletePipeline(pipelineId)
+    await this.invalidator.publish('pipeline', pipelineId)
+    this.onRemoved(pipelineId)
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Where secrets come from. A name ending in `_API_KEY`, `_SECRET`, `_PASSWORD`
+ * or `_TOKEN`, or a known secret name, is a secret and is read through a
+ * SecretSource; every other name is plain configuration read from the process
+ * environment. The environment source is for development; Vault arrives with
+ * the trust work and implements the same interface.
+ */
+export interface SecretSource {
+  /** `env` or `vault`. */
+  readonly kind: string
+  /** The secret's value, or undefined when it is not set. */
+  get(name: string): Promise<string | undefined>
+  /** Forget a cached value so the next `get` reads afresh. */
+  invalidate(name: string): void
+}
+
+/** Names that are secrets although their suffix does not say so. */
+export const KNOWN_SECRET_NAMES: ReadonlySet<string> = new Set(['DATABASE_URL', 'REDIS_URL', 'VAULT_TOKEN'])
+
+const SECRET_SUFFIXES = ['_API_KEY', '_SECRET', '_PASSWORD', '_TOKEN']
+
+/** True when a configuration name must be read as a secret. */
+export function isSecretName(name: string): boolean {
+  return KNOWN_SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((suffix) => name.endsWith(suffix))
+}
+
+/** Reads secrets from the process environment. Development only: `/health` flags it in production. */
+export class EnvSecretSource implements SecretSource {
+  readonly kind = 'env'
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+  async get(name: string): Promise<string | undefined> {
+    const value = this.env[name]
+    return value === undefined || value === '' ? undefined : value
+  }
+  invalidate(): void {}
+}

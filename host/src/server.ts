@@ -1,0 +1,40 @@
+import { type Server, createServer } from 'node:http'
+import type { DependencyContainer } from 'tsyringe'
+import type { AgentActivity } from './agents/activity.js'
+import type { AgentService } from './agents/agent-service.js'
+import { type Adapters, TOKENS } from './container.js'
+import type { GatewayHandler } from './gateway/gateway-handler.js'
+import { registerHealthRoutes } from './health/health-routes.js'
+import { Router } from './http/router.js'
+import type { GovConfig } from './config.js'
+import type { AdminGuard } from './management/admin-guard.js'
+import { registerAgentRoutes } from './management/agent-routes.js'
+import { registerPipelineRoutes } from './management/pipeline-routes.js'
+
+/** Build the router with every route of the gateway. */
+export function buildRouter(c: DependencyContainer): Router {
+  const config = c.resolve<GovConfig>(TOKENS.Config)
+  const router = new Router(c.resolve(TOKENS.Metrics))
+  const gateway = c.resolve<GatewayHandler>(TOKENS.Gateway)
+  const adapters = c.resolve<Adapters>(TOKENS.Adapters)
+  router.on('POST', '/v1/chat/completions', (req, res) => gateway.handle(adapters.openai, req, res))
+  router.on('POST', '/v1/messages', (req, res) => gateway.handle(adapters.anthropic, req, res))
+  const shared = {
+    guard: c.resolve<AdminGuard>(TOKENS.Guard),
+    agents: c.resolve<AgentService>(TOKENS.Agents),
+    activity: c.resolve<AgentActivity>(TOKENS.Activity),
+    maxBodyBytes: config.maxBodyBytes,
+  } as const
+  registerPipelineRoutes(router, { ...shared, pipelines: c.resolve(TOKENS.Pipelines) })
+  registerAgentRoutes(router, shared)
+  registerHealthRoutes(router, { ...shared, health: c.resolve(TOKENS.Health), metrics: c.resolve(TOKENS.Metrics) })
+  return router
+}
+
+/** A node:http server for the router, with keep-alive tuned for load balancers. */
+export function createHttpServer(router: Router): Server {
+  const server = createServer((req, res) => router.lookup(req, res))
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+  return server
+}

@@ -1,0 +1,164 @@
+/**
+ * The embedded default store: plain maps, nothing survives a restart. It mirrors
+ * the SQL stores exactly — same ordering, same checks in the same order, same
+ * coded errors — so the host and its tests cannot tell the kinds apart except by
+ * durability. Records are copied in and out, as a database would.
+ */
+import { compareIds } from './compare-ids.js'
+import type { AgentRecord, PipelineInput, PipelineRecord, Store } from './store.js'
+import {
+  agentExistsError,
+  keyInUseError,
+  pipelineExistsError,
+  pipelineInUseError,
+  seatLimitError,
+  unknownAgentError,
+  unknownPipelineError,
+} from './store-errors.js'
+
+/** A {@link Store} over in-process maps (`kind: 'memory'`). */
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const
+  readonly #pipelines = new Map<string, PipelineRecord>()
+  readonly #agents = new Map<string, AgentRecord>()
+  /** key_hash → agent_id, the unique index of the SQL schema. */
+  readonly #agentIdByKeyHash = new Map<string, string>()
+
+  async init(): Promise<void> {}
+
+  async healthy(): Promise<boolean> {
+    return true
+  }
+
+  async close(): Promise<void> {}
+
+  async listPipelines(): Promise<PipelineRecord[]> {
+    return [...this.#pipelines.values()].sort((a, b) => compareIds(a.pipeline_id, b.pipeline_id)).map(copy)
+  }
+
+  async getPipeline(pipelineId: string): Promise<PipelineRecord | undefined> {
+    const found = this.#pipelines.get(pipelineId)
+    return found && copy(found)
+  }
+
+  async createPipeline(input: PipelineInput): Promise<PipelineRecord> {
+    if (this.#pipelines.has(input.pipeline_id)) {
+      throw pipelineExistsError(input.pipeline_id)
+    }
+    const now = new Date().toISOString()
+    const record: PipelineRecord = {
+      pipeline_id: input.pipeline_id,
+      preset: input.preset,
+      overrides: copy(input.overrides),
+      allow_flags: [...input.allow_flags],
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    }
+    this.#pipelines.set(record.pipeline_id, record)
+    return copy(record)
+  }
+
+  async updatePipeline(input: PipelineInput): Promise<PipelineRecord> {
+    const found = this.#pipelines.get(input.pipeline_id)
+    if (!found) throw unknownPipelineError(input.pipeline_id)
+    const record: PipelineRecord = {
+      ...found,
+      preset: input.preset,
+      overrides: copy(input.overrides),
+      allow_flags: [...input.allow_flags],
+      version: found.version + 1,
+      updated_at: new Date().toISOString(),
+    }
+    this.#pipelines.set(record.pipeline_id, record)
+    return copy(record)
+  }
+
+  async deletePipeline(pipelineId: string): Promise<void> {
+    if (!this.#pipelines.has(pipelineId)) throw unknownPipelineError(pipelineId)
+    for (const agent of this.#agents.values()) {
+      if (agent.pipeline_id === pipelineId) {
+        throw pipelineInUseError(pipelineId)
+      }
+    }
+    this.#pipelines.delete(pipelineId)
+  }
+
+  async listAgents(): Promise<AgentRecord[]> {
+    return [...this.#agents.values()].sort((a, b) => compareIds(a.agent_id, b.agent_id)).map(copy)
+  }
+
+  async getAgent(agentId: string): Promise<AgentRecord | undefined> {
+    const found = this.#agents.get(agentId)
+    return found && copy(found)
+  }
+
+  async getAgentByKeyHash(keyHash: string): Promise<AgentRecord | undefined> {
+    const agentId = this.#agentIdByKeyHash.get(keyHash)
+    return agentId === undefined ? undefined : this.getAgent(agentId)
+  }
+
+  async createAgent(
+    agent: { agent_id: string; key_hash: string; key_prefix: string; pipeline_id: string | null },
+    seatLimit?: number,
+  ): Promise<AgentRecord> {
+    // Same order as the SQL store: seats, then unique constraints, then the foreign key.
+    if (seatLimit !== undefined && this.#agents.size >= seatLimit) throw seatLimitError(seatLimit)
+    if (this.#agents.has(agent.agent_id)) {
+      throw agentExistsError(agent.agent_id)
+    }
+    if (this.#agentIdByKeyHash.has(agent.key_hash)) throw keyInUseError()
+    if (agent.pipeline_id !== null && !this.#pipelines.has(agent.pipeline_id)) {
+      throw unknownPipelineError(agent.pipeline_id)
+    }
+    const now = new Date().toISOString()
+    const record: AgentRecord = {
+      agent_id: agent.agent_id,
+      pipeline_id: agent.pipeline_id,
+      key_hash: agent.key_hash,
+      key_prefix: agent.key_prefix,
+      created_at: now,
+      updated_at: now,
+    }
+    this.#agents.set(record.agent_id, record)
+    this.#agentIdByKeyHash.set(record.key_hash, record.agent_id)
+    return copy(record)
+  }
+
+  async deleteAgent(agentId: string): Promise<void> {
+    const found = this.#agents.get(agentId)
+    if (!found) throw unknownAgentError(agentId)
+    this.#agents.delete(agentId)
+    this.#agentIdByKeyHash.delete(found.key_hash)
+  }
+
+  async assignPipeline(agentId: string, pipelineId: string | null): Promise<AgentRecord> {
+    const found = this.#agents.get(agentId)
+    if (!found) throw unknownAgentError(agentId)
+    if (pipelineId !== null && !this.#pipelines.has(pipelineId)) throw unknownPipelineError(pipelineId)
+    const record: AgentRecord = { ...found, pipeline_id: pipelineId, updated_at: new Date().toISOString() }
+    this.#agents.set(agentId, record)
+    return copy(record)
+  }
+
+  async rotateKey(agentId: string, keyHash: string, keyPrefix: string): Promise<AgentRecord> {
+    const found = this.#agents.get(agentId)
+    if (!found) throw unknownAgentError(agentId)
+    const holder = this.#agentIdByKeyHash.get(keyHash)
+    if (holder !== undefined && holder !== agentId) throw keyInUseError()
+    const record: AgentRecord = {
+      ...found,
+      key_hash: keyHash,
+      key_prefix: keyPrefix,
+      updated_at: new Date().toISOString(),
+    }
+    this.#agentIdByKeyHash.delete(found.key_hash)
+    this.#agentIdByKeyHash.set(keyHash, agentId)
+    this.#agents.set(agentId, record)
+    return copy(record)
+  }
+}
+
+function copy<T>(value: T): T {
+  return structuredClone(value)
+}

@@ -1,0 +1,276 @@
+/**
+ * The SQL store: one class over drizzle for both `postgres` and `pglite`; the
+ * kinds differ only in how they connect (see `connect-*.ts`). Every check that
+ * must hold under concurrency is left to the database — constraints, a table
+ * lock for the seat limit — and its errors are turned into the same coded
+ * errors the memory store throws.
+ */
+import { GovError } from '@gov/core'
+import { count, eq, sql } from 'drizzle-orm'
+import { agents, pipelines } from './schema.js'
+import type { AgentRecord, PipelineInput, PipelineRecord, Store } from './store.js'
+import {
+  agentExistsError,
+  keyInUseError,
+  pipelineExistsError,
+  pipelineInUseError,
+  seatLimitError,
+  unknownAgentError,
+  unknownPipelineError,
+} from './store-errors.js'
+import type { GovDatabase, SqlConnection } from './sql-connection.js'
+import { readSqlError, SqlState } from './sql-errors.js'
+
+/** Code of the error thrown when a SQL store is used before `init()` or after `close()`. */
+export const STORE_NOT_OPEN = 'GOV_ERR_STORAGE_NOT_OPEN'
+
+const HEALTH_TIMEOUT_MS = 2000
+
+type PipelineRow = typeof pipelines.$inferSelect
+type AgentRow = typeof agents.$inferSelect
+
+/** A {@link Store} over PostgreSQL or PGlite. Call `init()` first: it connects and migrates. */
+export class SqlStore implements Store {
+  #connection: SqlConnection | undefined
+
+  /**
+   * @param kind which database this is, as `/health` reports it
+   * @param connect opens the database; called by `init()`
+   */
+  constructor(
+    readonly kind: 'postgres' | 'pglite',
+    private readonly connect: () => SqlConnection | Promise<SqlConnection>,
+  ) {}
+
+  async init(): Promise<void> {
+    if (this.#connection) return
+    const connection = await this.connect()
+    try {
+      await connection.migrate()
+    } catch (error) {
+      await connection.close().catch(() => {})
+      throw error
+    }
+    this.#connection = connection
+  }
+
+  async healthy(): Promise<boolean> {
+    if (!this.#connection) return false
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), HEALTH_TIMEOUT_MS)
+    })
+    const probe = this.#connection.db.execute(sql`select 1`).then(
+      () => true,
+      () => false,
+    )
+    try {
+      return await Promise.race([probe, timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async close(): Promise<void> {
+    const connection = this.#connection
+    this.#connection = undefined
+    await connection?.close()
+  }
+
+  async listPipelines(): Promise<PipelineRecord[]> {
+    const rows = await this.#db().select().from(pipelines).orderBy(byteOrder(pipelines.pipelineId))
+    return rows.map(toPipeline)
+  }
+
+  async getPipeline(pipelineId: string): Promise<PipelineRecord | undefined> {
+    const [row] = await this.#db().select().from(pipelines).where(eq(pipelines.pipelineId, pipelineId))
+    return row && toPipeline(row)
+  }
+
+  async createPipeline(input: PipelineInput): Promise<PipelineRecord> {
+    const now = new Date()
+    try {
+      const [row] = await this.#db()
+        .insert(pipelines)
+        .values({
+          pipelineId: input.pipeline_id,
+          preset: input.preset,
+          overrides: input.overrides,
+          allowFlags: input.allow_flags,
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+      return toPipeline(row!)
+    } catch (error) {
+      if (readSqlError(error)?.code === SqlState.UNIQUE_VIOLATION) {
+        throw pipelineExistsError(input.pipeline_id)
+      }
+      throw error
+    }
+  }
+
+  async updatePipeline(input: PipelineInput): Promise<PipelineRecord> {
+    const [row] = await this.#db()
+      .update(pipelines)
+      .set({
+        preset: input.preset,
+        overrides: input.overrides,
+        allowFlags: input.allow_flags,
+        version: sql`${pipelines.version} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(pipelines.pipelineId, input.pipeline_id))
+      .returning()
+    if (!row) throw unknownPipelineError(input.pipeline_id)
+    return toPipeline(row)
+  }
+
+  async deletePipeline(pipelineId: string): Promise<void> {
+    let deleted: unknown[]
+    try {
+      deleted = await this.#db()
+        .delete(pipelines)
+        .where(eq(pipelines.pipelineId, pipelineId))
+        .returning({ id: pipelines.pipelineId })
+    } catch (error) {
+      const code = readSqlError(error)?.code
+      if (code === SqlState.FOREIGN_KEY_VIOLATION || code === SqlState.RESTRICT_VIOLATION) {
+        throw pipelineInUseError(pipelineId)
+      }
+      throw error
+    }
+    if (!deleted.length) throw unknownPipelineError(pipelineId)
+  }
+
+  async listAgents(): Promise<AgentRecord[]> {
+    const rows = await this.#db().select().from(agents).orderBy(byteOrder(agents.agentId))
+    return rows.map(toAgent)
+  }
+
+  async getAgent(agentId: string): Promise<AgentRecord | undefined> {
+    const [row] = await this.#db().select().from(agents).where(eq(agents.agentId, agentId))
+    return row && toAgent(row)
+  }
+
+  async getAgentByKeyHash(keyHash: string): Promise<AgentRecord | undefined> {
+    const [row] = await this.#db().select().from(agents).where(eq(agents.keyHash, keyHash))
+    return row && toAgent(row)
+  }
+
+  async createAgent(
+    agent: { agent_id: string; key_hash: string; key_prefix: string; pipeline_id: string | null },
+    seatLimit?: number,
+  ): Promise<AgentRecord> {
+    const now = new Date()
+    const values = {
+      agentId: agent.agent_id,
+      pipelineId: agent.pipeline_id,
+      keyHash: agent.key_hash,
+      keyPrefix: agent.key_prefix,
+      createdAt: now,
+      updatedAt: now,
+    }
+    try {
+      if (seatLimit === undefined) {
+        const [row] = await this.#db().insert(agents).values(values).returning()
+        return toAgent(row!)
+      }
+      return await this.#db().transaction(async (tx) => {
+        // SHARE ROW EXCLUSIVE conflicts with itself and with every insert, so the
+        // count below stays true until this transaction commits.
+        await tx.execute(sql`lock table ${agents} in share row exclusive mode`)
+        const [seats] = await tx.select({ n: count() }).from(agents)
+        if (seats!.n >= seatLimit) throw seatLimitError(seatLimit)
+        const [row] = await tx.insert(agents).values(values).returning()
+        return toAgent(row!)
+      })
+    } catch (error) {
+      const failure = readSqlError(error)
+      if (failure?.code === SqlState.UNIQUE_VIOLATION) {
+        if (failure.constraint === 'agents_key_hash_unique') throw keyInUseError()
+        throw agentExistsError(agent.agent_id)
+      }
+      if (failure?.code === SqlState.FOREIGN_KEY_VIOLATION && agent.pipeline_id !== null) {
+        throw unknownPipelineError(agent.pipeline_id)
+      }
+      throw error
+    }
+  }
+
+  async deleteAgent(agentId: string): Promise<void> {
+    const deleted = await this.#db()
+      .delete(agents)
+      .where(eq(agents.agentId, agentId))
+      .returning({ id: agents.agentId })
+    if (!deleted.length) throw unknownAgentError(agentId)
+  }
+
+  async assignPipeline(agentId: string, pipelineId: string | null): Promise<AgentRecord> {
+    let row: AgentRow | undefined
+    try {
+      ;[row] = await this.#db()
+        .update(agents)
+        .set({ pipelineId, updatedAt: new Date() })
+        .where(eq(agents.agentId, agentId))
+        .returning()
+    } catch (error) {
+      if (readSqlError(error)?.code === SqlState.FOREIGN_KEY_VIOLATION && pipelineId !== null) {
+        throw unknownPipelineError(pipelineId)
+      }
+      throw error
+    }
+    if (!row) throw unknownAgentError(agentId)
+    return toAgent(row)
+  }
+
+  async rotateKey(agentId: string, keyHash: string, keyPrefix: string): Promise<AgentRecord> {
+    let row: AgentRow | undefined
+    try {
+      ;[row] = await this.#db()
+        .update(agents)
+        .set({ keyHash, keyPrefix, updatedAt: new Date() })
+        .where(eq(agents.agentId, agentId))
+        .returning()
+    } catch (error) {
+      if (readSqlError(error)?.code === SqlState.UNIQUE_VIOLATION) throw keyInUseError()
+      throw error
+    }
+    if (!row) throw unknownAgentError(agentId)
+    return toAgent(row)
+  }
+
+  #db(): GovDatabase {
+    if (!this.#connection) throw new GovError(STORE_NOT_OPEN, `${this.kind} store is not open`, 503)
+    return this.#connection.db
+  }
+}
+
+/** `ORDER BY … COLLATE "C"`: byte order, independent of the database locale, as `compareIds` orders the memory store. */
+function byteOrder(column: typeof pipelines.pipelineId | typeof agents.agentId) {
+  return sql`${column} collate "C"`
+}
+
+function toPipeline(row: PipelineRow): PipelineRecord {
+  return {
+    pipeline_id: row.pipelineId,
+    preset: row.preset,
+    overrides: row.overrides,
+    allow_flags: row.allowFlags,
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+function toAgent(row: AgentRow): AgentRecord {
+  return {
+    agent_id: row.agentId,
+    pipeline_id: row.pipelineId,
+    key_hash: row.keyHash,
+    key_prefix: row.keyPrefix,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}

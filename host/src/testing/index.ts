@@ -1,0 +1,7 @@
+/**
+ * Test helpers of the host (`@gov/host/testing`): a mock provider speaking
+ * both vendors' formats, and the recorded provider answers it replays.
+ */
+export * from './mock-provider.js'
+export type { MockVendor } from './mock-request.js'
+export * from './transcripts.js'

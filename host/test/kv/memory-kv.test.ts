@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { MemoryKv } from '../../src/kv/memory-kv.js'
+import { describeKvConformance } from './kv-conformance.js'
+
+describe('memory key-value store', () => {
+  const kv = new MemoryKv()
+  describeKvConformance(() => kv)
+
+  it('keeps at most maxEntries, dropping the least recently used', async () => {
+    const small = new MemoryKv({ maxEntries: 3 })
+    await small.set('a', '1')
+    await small.set('b', '2')
+    await small.set('c', '3')
+    assert.equal(await small.get('a'), '1') // a is now the most recently used
+    await small.set('d', '4')
+    assert.equal(await small.get('b'), undefined)
+    assert.deepEqual(
+      await Promise.all(['a', 'c', 'd'].map((k) => small.get(k))),
+      ['1', '3', '4'],
+    )
+  })
+
+  it('expires by the injected clock, to the millisecond', async () => {
+    let now = 1_000
+    const kv = new MemoryKv({ now: () => now })
+    await kv.set('s', 'v', 500)
+    await kv.incr('n', 1, 500)
+    now += 499
+    assert.equal(await kv.get('s'), 'v')
+    assert.equal(await kv.incr('n', 1, 10_000), 2)
+    now += 1
+    assert.equal(await kv.get('s'), undefined)
+    assert.equal(await kv.get('n'), undefined)
+  })
+})
