@@ -51,7 +51,7 @@ const workspaces = [
   'cli',
   'test',
   'bench',
-  ...readdirSync(join(root, 'plugins')).map((d) => `plugins/${d}`),
+  ...['plugins', 'examples'].flatMap((dir) => readdirSync(join(root, dir)).map((d) => `${dir}/${d}`)),
 ]
 let files = workspaces.flatMap((ws) => findTests(join(root, ws, 'dist', 'test')))
 if (filter.length) files = files.filter((f) => filter.some((part) => f.includes(part)))

@@ -5,3 +5,5 @@
 export * from './mock-provider.js'
 export type { MockVendor } from './mock-request.js'
 export * from './transcripts.js'
+export * from './fixture-steps.js'
+export * from './test-gateway.js'

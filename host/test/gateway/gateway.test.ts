@@ -9,7 +9,7 @@ const chat = (text: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 const messages = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 256,
   messages: [{ role: 'user', content: text }],
   ...extra,
@@ -214,8 +214,8 @@ describe('gateway authentication and bad input', () => {
       ['/v1/chat/completions', undefined, { messages: [{ role: 'user', content: 'no model' }] }],
       ['/v1/chat/completions', undefined, { model: 'gpt-4o', messages: [] }],
       ['/v1/chat/completions', undefined, { model: 'gpt-4o', messages: [{ role: 'wizard', content: 'x' }] }],
-      ['/v1/messages', undefined, { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] }],
-      ['/v1/messages', undefined, { model: 'claude-sonnet-4-5', max_tokens: 5, messages: 'x' }],
+      ['/v1/messages', undefined, { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'x' }] }],
+      ['/v1/messages', undefined, { model: 'claude-sonnet-4-6', max_tokens: 5, messages: 'x' }],
       ['/v1/messages', undefined, { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }],
     ]
     for (const [path, raw, body] of cases) {
