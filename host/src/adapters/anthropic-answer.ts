@@ -19,7 +19,14 @@ export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Ex
     if (!isRecord(block)) throw invalidAnswer(path, 'must be an object')
     if (block.type === 'text' && typeof block.text === 'string') {
       parts.push(
-        new TextPart({ id: `${path}.text`, messageIndex: 0, source: 'assistant', kind: 'text', holder: block, key: 'text' }),
+        new TextPart({
+          id: `${path}.text`,
+          messageIndex: 0,
+          source: 'assistant',
+          kind: 'text',
+          holder: block,
+          key: 'text',
+        }),
       )
     } else if (block.type === 'tool_use') {
       if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isRecord(block.input)) {

@@ -60,14 +60,22 @@ function parseMessage(raw: unknown, bodyIndex: number, index: number): Message {
   const path = `messages[${bodyIndex}]`
   if (!isRecord(raw)) throw invalidRequest(path, 'must be an object')
   const role = raw.role
-  if (role !== 'user' && role !== 'assistant') throw invalidRequest(`${path}.role`, "must be 'user' or 'assistant'")
+  if (role !== 'user' && role !== 'assistant')
+    throw invalidRequest(`${path}.role`, "must be 'user' or 'assistant'")
   const content = raw.content
   const parts: TextPart[] = []
   const toolCalls: ToolCall[] = []
   const toolResults: ToolResult[] = []
   if (typeof content === 'string') {
     parts.push(
-      new TextPart({ id: `${path}.content`, messageIndex: index, source: role, kind: 'text', holder: raw, key: 'content' }),
+      new TextPart({
+        id: `${path}.content`,
+        messageIndex: index,
+        source: role,
+        kind: 'text',
+        holder: raw,
+        key: 'content',
+      }),
     )
   } else if (Array.isArray(content)) {
     content.forEach((block, j) => {
@@ -94,7 +102,14 @@ function bindBlock(block: unknown, path: string, index: number, role: 'user' | '
     case 'text': {
       if (typeof block.text !== 'string') throw invalidRequest(`${path}.text`, 'must be a string')
       out.parts.push(
-        new TextPart({ id: `${path}.text`, messageIndex: index, source: role, kind: 'text', holder: block, key: 'text' }),
+        new TextPart({
+          id: `${path}.text`,
+          messageIndex: index,
+          source: role,
+          kind: 'text',
+          holder: block,
+          key: 'text',
+        }),
       )
       return
     }
@@ -141,7 +156,12 @@ function bindBlock(block: unknown, path: string, index: number, role: 'user' | '
   }
 }
 
-function bindToolResult(block: Record<string, unknown>, path: string, index: number, parts: TextPart[]): ToolResult {
+function bindToolResult(
+  block: Record<string, unknown>,
+  path: string,
+  index: number,
+  parts: TextPart[],
+): ToolResult {
   if (typeof block.tool_use_id !== 'string' || block.tool_use_id === '') {
     throw invalidRequest(`${path}.tool_use_id`, 'must be a non-empty string')
   }
@@ -185,7 +205,8 @@ function parseTools(tools: unknown): ToolDefinition[] {
     if (!isAbsent(tool.description) && typeof tool.description !== 'string') {
       throw invalidRequest(`${path}.description`, 'must be a string')
     }
-    if (!isRecord(tool.input_schema)) throw invalidRequest(`${path}.input_schema`, 'must be a JSON schema object')
+    if (!isRecord(tool.input_schema))
+      throw invalidRequest(`${path}.input_schema`, 'must be a JSON schema object')
     return {
       name: tool.name,
       ...(typeof tool.description === 'string' ? { description: tool.description } : {}),

@@ -1,8 +1,10 @@
 import { isRecord } from './json-values.js'
-import { splitText } from './stream-pieces.js'
+import { splitFragments, splitText } from './stream-pieces.js'
 
+/** One event; `type` leads the data as Anthropic writes it, without copying `data` (spreads are slow to serialise). */
 function event(type: string, data: Record<string, unknown>): string {
-  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+  const rest = JSON.stringify(data)
+  return `event: ${type}\ndata: {"type":"${type}"${rest === '{}' ? '}' : `,${rest.slice(1)}`}\n\n`
 }
 
 /**
@@ -53,19 +55,23 @@ function renderBlock(block: Record<string, unknown>, index: number, out: string[
     out.push(event('content_block_start', { index, content_block: contentBlock }))
     afterStart()
   }
-  const delta = (value: Record<string, unknown>) => out.push(event('content_block_delta', { index, delta: value }))
+  const delta = (value: Record<string, unknown>) =>
+    out.push(event('content_block_delta', { index, delta: value }))
   const type = block.type
   if (type === 'text') {
     const { text, ...rest } = block
     const citations = rest.citations
     if (Array.isArray(citations)) delete rest.citations
     start({ ...rest, text: '' })
-    for (const piece of splitText(typeof text === 'string' ? text : '')) delta({ type: 'text_delta', text: piece })
-    if (Array.isArray(citations)) for (const citation of citations) delta({ type: 'citations_delta', citation })
+    for (const piece of splitText(typeof text === 'string' ? text : ''))
+      delta({ type: 'text_delta', text: piece })
+    if (Array.isArray(citations))
+      for (const citation of citations) delta({ type: 'citations_delta', citation })
   } else if (typeof type === 'string' && type.endsWith('tool_use') && isRecord(block.input)) {
     // tool_use, server_tool_use and mcp_tool_use stream their input as JSON fragments.
     start({ ...block, input: {} })
-    for (const piece of splitText(JSON.stringify(block.input))) delta({ type: 'input_json_delta', partial_json: piece })
+    for (const piece of splitFragments(JSON.stringify(block.input)))
+      delta({ type: 'input_json_delta', partial_json: piece })
   } else if (type === 'thinking') {
     const { thinking, signature, ...rest } = block
     start({ ...rest, thinking: '' })

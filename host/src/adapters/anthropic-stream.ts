@@ -64,7 +64,12 @@ function blockAt(blocks: Record<string, unknown>[], index: unknown): Record<stri
   return block
 }
 
-function applyDelta(block: Record<string, unknown>, delta: unknown, index: number, inputJson: Map<number, string>) {
+function applyDelta(
+  block: Record<string, unknown>,
+  delta: unknown,
+  index: number,
+  inputJson: Map<number, string>,
+) {
   if (!isRecord(delta)) throw invalidStream('carries a content_block_delta without a delta')
   switch (delta.type) {
     case 'text_delta':
@@ -74,7 +79,8 @@ function applyDelta(block: Record<string, unknown>, delta: unknown, index: numbe
       inputJson.set(index, (inputJson.get(index) ?? '') + String(delta.partial_json ?? ''))
       break
     case 'thinking_delta':
-      block.thinking = (typeof block.thinking === 'string' ? block.thinking : '') + String(delta.thinking ?? '')
+      block.thinking =
+        (typeof block.thinking === 'string' ? block.thinking : '') + String(delta.thinking ?? '')
       break
     case 'signature_delta':
       block.signature = delta.signature

@@ -22,7 +22,14 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
     for (const key of ['content', 'refusal']) {
       if (typeof message[key] !== 'string') continue
       parts.push(
-        new TextPart({ id: `${path}.${key}`, messageIndex: 0, source: 'assistant', kind: 'text', holder: message, key }),
+        new TextPart({
+          id: `${path}.${key}`,
+          messageIndex: 0,
+          source: 'assistant',
+          kind: 'text',
+          holder: message,
+          key,
+        }),
       )
     }
     if (Array.isArray(message.tool_calls)) {
@@ -32,7 +39,9 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
       })
     }
     if (!isAbsent(message.function_call)) {
-      toolCalls.push(bindOpenAiFunctionCall(message.function_call, `${path}.function_call`, 0, 'assistant', invalidAnswer))
+      toolCalls.push(
+        bindOpenAiFunctionCall(message.function_call, `${path}.function_call`, 0, 'assistant', invalidAnswer),
+      )
     }
   })
   for (const call of toolCalls) parts.push(call.arguments)

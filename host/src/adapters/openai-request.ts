@@ -71,13 +71,23 @@ function bindContent(
 ): TextPart[] {
   const content = message.content
   if (typeof content === 'string') {
-    return [new TextPart({ id: `${path}.content`, messageIndex: index, source, kind, holder: message, key: 'content' })]
+    return [
+      new TextPart({
+        id: `${path}.content`,
+        messageIndex: index,
+        source,
+        kind,
+        holder: message,
+        key: 'content',
+      }),
+    ]
   }
   if (isAbsent(content)) {
     if (role === 'assistant' || role === 'function') return []
     throw invalidRequest(`${path}.content`, `is required on a ${role} message`)
   }
-  if (!Array.isArray(content)) throw invalidRequest(`${path}.content`, 'must be a string or an array of parts')
+  if (!Array.isArray(content))
+    throw invalidRequest(`${path}.content`, 'must be a string or an array of parts')
   const parts: TextPart[] = []
   content.forEach((part, j) => {
     const partPath = `${path}.content[${j}]`
@@ -88,7 +98,9 @@ function bindContent(
     const key = part.type === 'text' ? 'text' : part.type === 'refusal' ? 'refusal' : undefined
     if (key === undefined) return
     if (typeof part[key] !== 'string') throw invalidRequest(`${partPath}.${key}`, 'must be a string')
-    parts.push(new TextPart({ id: `${partPath}.${key}`, messageIndex: index, source, kind, holder: part, key }))
+    parts.push(
+      new TextPart({ id: `${partPath}.${key}`, messageIndex: index, source, kind, holder: part, key }),
+    )
   })
   return parts
 }
@@ -104,7 +116,15 @@ function bindAssistantCalls(message: Record<string, unknown>, path: string, inde
     })
   }
   if (!isAbsent(message.function_call)) {
-    calls.push(bindOpenAiFunctionCall(message.function_call, `${path}.function_call`, index, 'assistant', invalidRequest))
+    calls.push(
+      bindOpenAiFunctionCall(
+        message.function_call,
+        `${path}.function_call`,
+        index,
+        'assistant',
+        invalidRequest,
+      ),
+    )
   }
   return calls
 }
@@ -132,7 +152,8 @@ function parseFunctions(functions: unknown): ToolDefinition[] {
 
 function parseFunction(fn: unknown, path: string): ToolDefinition {
   if (!isRecord(fn)) throw invalidRequest(path, 'must be an object')
-  if (typeof fn.name !== 'string' || fn.name === '') throw invalidRequest(`${path}.name`, 'must be a non-empty string')
+  if (typeof fn.name !== 'string' || fn.name === '')
+    throw invalidRequest(`${path}.name`, 'must be a non-empty string')
   if (!isAbsent(fn.description) && typeof fn.description !== 'string') {
     throw invalidRequest(`${path}.description`, 'must be a string')
   }

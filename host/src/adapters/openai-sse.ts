@@ -1,6 +1,6 @@
 import type { SseOptions } from './adapter.js'
 import { isAbsent, isRecord } from './json-values.js'
-import { splitText } from './stream-pieces.js'
+import { splitFragments, splitText } from './stream-pieces.js'
 
 /**
  * Render a complete `chat.completion` body as the `chat.completion.chunk`
@@ -23,7 +23,12 @@ export function renderOpenAiSse(body: Record<string, unknown>, options: SseOptio
   const head = `data: ${JSON.stringify(headFields).slice(0, -1)},"choices":`
   const tail = options.includeUsage ? ',"usage":null}\n\n' : '}\n\n'
   const out: string[] = []
-  const emit = (index: number, delta: Record<string, unknown>, finishReason: unknown = null, logprobs: unknown = null) => {
+  const emit = (
+    index: number,
+    delta: Record<string, unknown>,
+    finishReason: unknown = null,
+    logprobs: unknown = null,
+  ) => {
     out.push(`${head}[${JSON.stringify({ index, delta, logprobs, finish_reason: finishReason })}]${tail}`)
   }
   const choices = Array.isArray(body.choices) ? body.choices : []
@@ -44,18 +49,27 @@ function renderChoice(choice: Record<string, unknown>, emit: Emit) {
   const content = typeof message.content === 'string' ? message.content : null
   // A tool-call-only answer has `content: null`; an empty first delta would turn it into ''.
   emit(
-    { role: typeof message.role === 'string' ? message.role : 'assistant', content: content === null ? null : '', refusal: null },
+    {
+      role: typeof message.role === 'string' ? message.role : 'assistant',
+      content: content === null ? null : '',
+      refusal: null,
+    },
     null,
     isAbsent(choice.logprobs) ? null : choice.logprobs,
   )
   for (const piece of splitText(content ?? '')) emit({ content: piece })
-  if (typeof message.refusal === 'string') for (const piece of splitText(message.refusal)) emit({ refusal: piece })
-  if (Array.isArray(message.annotations) && message.annotations.length) emit({ annotations: message.annotations })
-  if (Array.isArray(message.tool_calls)) message.tool_calls.forEach((call, k) => renderToolCall(call, k, emit))
+  if (typeof message.refusal === 'string')
+    for (const piece of splitText(message.refusal)) emit({ refusal: piece })
+  if (Array.isArray(message.annotations) && message.annotations.length)
+    emit({ annotations: message.annotations })
+  if (Array.isArray(message.tool_calls))
+    message.tool_calls.forEach((call, k) => {
+      renderToolCall(call, k, emit)
+    })
   if (isRecord(message.function_call)) {
     const fn = message.function_call
     emit({ function_call: { name: fn.name, arguments: '' } })
-    for (const piece of splitText(typeof fn.arguments === 'string' ? fn.arguments : '')) {
+    for (const piece of splitFragments(typeof fn.arguments === 'string' ? fn.arguments : '')) {
       emit({ function_call: { arguments: piece } })
     }
   }
@@ -68,7 +82,7 @@ function renderToolCall(raw: unknown, index: number, emit: Emit) {
   const fn = isRecord(raw[type]) ? (raw[type] as Record<string, unknown>) : {}
   const key = type === 'custom' ? 'input' : 'arguments'
   emit({ tool_calls: [{ index, id: raw.id, type, [type]: { name: fn.name, [key]: '' } }] })
-  for (const piece of splitText(typeof fn[key] === 'string' ? fn[key] : '')) {
+  for (const piece of splitFragments(typeof fn[key] === 'string' ? fn[key] : '')) {
     emit({ tool_calls: [{ index, [type]: { [key]: piece } }] })
   }
 }

@@ -97,7 +97,10 @@ function applyChoiceDelta(choices: Map<number, ChoiceState>, raw: unknown) {
   if (typeof delta.content === 'string') state.content = (state.content ?? '') + delta.content
   if (typeof delta.refusal === 'string') state.refusal = (state.refusal ?? '') + delta.refusal
   if (Array.isArray(delta.annotations)) state.annotations.push(...delta.annotations)
-  if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((call, k) => applyToolCallDelta(state, call, k))
+  if (Array.isArray(delta.tool_calls))
+    delta.tool_calls.forEach((call, k) => {
+      applyToolCallDelta(state, call, k)
+    })
   if (isRecord(delta.function_call)) {
     const fn = delta.function_call
     state.functionCall ??= { name: '', arguments: '' }

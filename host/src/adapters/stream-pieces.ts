@@ -34,11 +34,35 @@ export function splitText(text: string): string[] {
     const length = i - start
     const code = text.charCodeAt(i)
     const atWordEnd = isWhitespace(code) && !isWhitespace(text.charCodeAt(i - 1))
-    if ((length >= target && atWordEnd) || (length >= hardLimit && !isHighSurrogate(text.charCodeAt(i - 1)))) {
+    if (
+      (length >= target && atWordEnd) ||
+      (length >= hardLimit && !isHighSurrogate(text.charCodeAt(i - 1)))
+    ) {
       pieces.push(text.slice(start, i))
       start = i
     }
   }
   pieces.push(text.slice(start))
+  return pieces
+}
+
+/** Piece length of JSON fragments (tool arguments), which have few spaces to cut at. */
+const FRAGMENT = 16
+
+/**
+ * Split text such as tool-call JSON into fixed-size fragments whose
+ * concatenation is the text, as providers stream arguments; never inside a
+ * surrogate pair.
+ */
+export function splitFragments(text: string): string[] {
+  const size = Math.max(FRAGMENT, Math.ceil(text.length / MAX_PIECES))
+  const pieces: string[] = []
+  let start = 0
+  while (start < text.length) {
+    let end = Math.min(start + size, text.length)
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++
+    pieces.push(text.slice(start, end))
+    start = end
+  }
   return pieces
 }

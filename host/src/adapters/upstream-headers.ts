@@ -8,7 +8,11 @@ export function headerValue(incoming: IncomingHttpHeaders, name: string): string
 }
 
 /** Copy the named caller headers that are present into `target`. */
-export function passHeaders(incoming: IncomingHttpHeaders, names: readonly string[], target: Record<string, string>) {
+export function passHeaders(
+  incoming: IncomingHttpHeaders,
+  names: readonly string[],
+  target: Record<string, string>,
+) {
   for (const name of names) {
     const value = headerValue(incoming, name)
     if (value !== undefined) target[name] = value

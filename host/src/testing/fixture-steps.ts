@@ -55,7 +55,10 @@ export const blockWordStep = defineStep({
   settings: Type.Object(
     {
       word: Type.String({ default: 'forbidden' }),
-      level: Type.Union([Type.Literal('internal'), Type.Literal('confidential'), Type.Literal('restricted')], { default: 'confidential' }),
+      level: Type.Union(
+        [Type.Literal('internal'), Type.Literal('confidential'), Type.Literal('restricted')],
+        { default: 'confidential' },
+      ),
       strictness: Type.Union([Type.Literal('off'), Type.Literal('on')], { default: 'on' }),
     },
     { additionalProperties: false },
@@ -68,7 +71,14 @@ export const blockWordStep = defineStep({
         for (const part of m.parts) {
           const at = part.text.indexOf(settings.word)
           if (at >= 0) {
-            ctx.report({ type: 'fx_word', score: 1, level: settings.level, span: { partId: part.id, start: at, end: at + settings.word.length }, source: part.source, messageIndex: m.index })
+            ctx.report({
+              type: 'fx_word',
+              score: 1,
+              level: settings.level,
+              span: { partId: part.id, start: at, end: at + settings.word.length },
+              source: part.source,
+              messageIndex: m.index,
+            })
             if (strict) return Verdicts.block('fx_word_found', `the word is not allowed`)
           }
         }
@@ -78,7 +88,8 @@ export const blockWordStep = defineStep({
     onBufferedResponse: (ctx) => {
       const strict = (ctx.call.flags.get('fx') ?? settings.strictness) === 'on'
       for (const part of ctx.answer.message.parts) {
-        if (strict && part.text.includes(settings.word)) return Verdicts.block('fx_word_in_answer', 'the answer contains the word')
+        if (strict && part.text.includes(settings.word))
+          return Verdicts.block('fx_word_in_answer', 'the answer contains the word')
       }
       return Verdicts.continue()
     },
@@ -92,7 +103,10 @@ export const respondStep = defineStep({
   version: '0.0.0',
   core,
   description: 'answers from a cache',
-  settings: Type.Object({ reply: Type.String({ default: 'from the gateway' }) }, { additionalProperties: false }),
+  settings: Type.Object(
+    { reply: Type.String({ default: 'from the gateway' }) },
+    { additionalProperties: false },
+  ),
   create: (settings) => ({
     onRequest: (ctx) => {
       const last = ctx.exchange.messages.at(-1)?.parts.at(-1)?.text ?? ''
@@ -111,11 +125,14 @@ export const editStep = defineStep({
   settings: Type.Object({}, { additionalProperties: false }),
   create: () => ({
     onRequest: (ctx) => {
-      for (const m of ctx.exchange.messages) for (const p of m.parts) if (p.text.includes('secret')) p.text = p.text.replaceAll('secret', '[HIDDEN]')
+      for (const m of ctx.exchange.messages)
+        for (const p of m.parts)
+          if (p.text.includes('secret')) p.text = p.text.replaceAll('secret', '[HIDDEN]')
       return Verdicts.continue()
     },
     onBufferedResponse: (ctx) => {
-      for (const p of ctx.answer.message.parts) if (p.text.includes('[HIDDEN]')) p.text = p.text.replaceAll('[HIDDEN]', 'secret')
+      for (const p of ctx.answer.message.parts)
+        if (p.text.includes('[HIDDEN]')) p.text = p.text.replaceAll('[HIDDEN]', 'secret')
       return Verdicts.continue()
     },
   }),
@@ -131,7 +148,8 @@ export const throwStep = defineStep({
   settings: Type.Object({}, { additionalProperties: false }),
   create: () => ({
     onRequest: (ctx) => {
-      if (ctx.exchange.messages.some((m) => m.parts.some((p) => p.text.includes('boom')))) throw new Error('step exploded')
+      if (ctx.exchange.messages.some((m) => m.parts.some((p) => p.text.includes('boom'))))
+        throw new Error('step exploded')
       return Verdicts.continue()
     },
   }),
@@ -156,4 +174,11 @@ export function slowReadyStep(): { plugin: StepPlugin; release: () => void } {
 }
 
 /** All fixture plugins that need no per-test state. */
-export const fixtureSteps: StepPlugin[] = [passThroughStep, secondPassStep, blockWordStep, respondStep, editStep, throwStep]
+export const fixtureSteps: StepPlugin[] = [
+  passThroughStep,
+  secondPassStep,
+  blockWordStep,
+  respondStep,
+  editStep,
+  throwStep,
+]

@@ -2,8 +2,9 @@
  * Test helpers of the host (`@gov/host/testing`): a mock provider speaking
  * both vendors' formats, and the recorded provider answers it replays.
  */
+
+export * from './fixture-steps.js'
 export * from './mock-provider.js'
 export type { MockVendor } from './mock-request.js'
-export * from './transcripts.js'
-export * from './fixture-steps.js'
 export * from './test-gateway.js'
+export * from './transcripts.js'

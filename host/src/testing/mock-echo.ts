@@ -3,7 +3,6 @@
  * The SSE is written here by hand, independently of the adapters' re-chunking,
  * so tests that run adapters against the mock are not checking code against itself.
  */
-import { randomBytes } from 'node:crypto'
 
 /** What an echo answer says: the text, as text or as a `send_message` tool call. */
 export interface EchoInput {
@@ -20,8 +19,11 @@ function tokens(chars: number): number {
   return Math.max(1, Math.ceil(chars / 4))
 }
 
-function randomId(prefix: string, bytes: number): string {
-  return prefix + randomBytes(bytes).toString('base64url').replace(/[-_]/g, 'x')
+/** Random enough for a mock, and cheap: ids are made on every answer of a load benchmark. */
+function randomId(prefix: string, length: number): string {
+  let id = prefix
+  while (id.length < prefix.length + length) id += Math.random().toString(36).slice(2)
+  return id.slice(0, prefix.length + length)
 }
 
 /** A text cut into pieces of about four words, concatenating back to the text. */
@@ -67,12 +69,18 @@ export function openAiEchoBody(input: EchoInput): Record<string, unknown> {
 export function openAiEchoSse(input: EchoInput, includeUsage: boolean): string {
   const body = openAiEchoBody(input)
   const usage = body.usage
-  const head = { id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model }
+  // Chunks differ only in their choices: the shared head is written once, which keeps the mock cheap under load.
+  const head = JSON.stringify({
+    id: body.id,
+    object: 'chat.completion.chunk',
+    created: body.created,
+    model: body.model,
+    system_fingerprint: 'fp_mock0000',
+  }).slice(0, -1)
+  const tail = includeUsage ? ',"usage":null}\n\n' : '}\n\n'
   let out = ''
-  const chunk = (choices: unknown[], last = false) => {
-    const value: Record<string, unknown> = { ...head, system_fingerprint: 'fp_mock0000', choices }
-    if (includeUsage) value.usage = last ? usage : null
-    out += `data: ${JSON.stringify(value)}\n\n`
+  const chunk = (choices: unknown[]) => {
+    out += `data: ${head},"choices":${JSON.stringify(choices)}${tail}`
   }
   const delta = (d: Record<string, unknown>, finish: string | null = null) =>
     chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }])
@@ -83,7 +91,9 @@ export function openAiEchoSse(input: EchoInput, includeUsage: boolean): string {
     delta({
       role: 'assistant',
       content: null,
-      tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: 'send_message', arguments: '' } }],
+      tool_calls: [
+        { index: 0, id: call.id, type: 'function', function: { name: 'send_message', arguments: '' } },
+      ],
     })
     for (let i = 0; i < args.length; i += 16) {
       delta({ tool_calls: [{ index: 0, function: { arguments: args.slice(i, i + 16) } }] })
@@ -94,14 +104,21 @@ export function openAiEchoSse(input: EchoInput, includeUsage: boolean): string {
     for (const piece of pieces(input.text)) delta({ content: piece })
     delta({}, 'stop')
   }
-  if (includeUsage) chunk([], true)
+  if (includeUsage) out += `data: ${head},"choices":[],"usage":${JSON.stringify(usage)}}\n\n`
   return `${out}data: [DONE]\n\n`
 }
 
 /** Echo as an Anthropic `message` body. */
 export function anthropicEchoBody(input: EchoInput): Record<string, unknown> {
   const content = input.tool
-    ? [{ type: 'tool_use', id: randomId('toolu_mock', 16), name: 'send_message', input: { text: input.text } }]
+    ? [
+        {
+          type: 'tool_use',
+          id: randomId('toolu_mock', 16),
+          name: 'send_message',
+          input: { text: input.text },
+        },
+      ]
     : [{ type: 'text', text: input.text }]
   return {
     id: randomId('msg_mock', 16),
@@ -126,10 +143,17 @@ export function anthropicEchoSse(input: EchoInput): string {
   const usage = body.usage as Record<string, number>
   let out = ''
   const event = (type: string, data: Record<string, unknown> = {}) => {
-    out += `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+    const rest = JSON.stringify(data)
+    out += `event: ${type}\ndata: {"type":"${type}"${rest === '{}' ? '}' : `,${rest.slice(1)}`}\n\n`
   }
   event('message_start', {
-    message: { ...body, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      ...body,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   })
   const block = (body.content as Record<string, unknown>[])[0]
   if (input.tool) {
@@ -137,7 +161,10 @@ export function anthropicEchoSse(input: EchoInput): string {
     event('ping')
     const json = JSON.stringify(block.input)
     for (let i = 0; i < json.length; i += 16) {
-      event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 16) } })
+      event('content_block_delta', {
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 16) },
+      })
     }
   } else {
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })

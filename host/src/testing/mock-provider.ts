@@ -1,7 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { anthropicEchoBody, anthropicEchoSse, type EchoInput, openAiEchoBody, openAiEchoSse } from './mock-echo.js'
+import {
+  anthropicEchoBody,
+  anthropicEchoSse,
+  type EchoInput,
+  openAiEchoBody,
+  openAiEchoSse,
+} from './mock-echo.js'
 import { findDirective, lastUserText, type MockVendor, wantsStream, wantsUsage } from './mock-request.js'
 import { loadTranscripts, type Transcript } from './transcripts.js'
 
@@ -100,14 +106,21 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     if (record) requests.push({ path, headers: req.headers, body })
     const vendor = VENDOR_PATHS[path]
     if (!vendor || req.method !== 'POST') {
-      writeJson(res, 404, errorBody(vendor ?? 'openai', 404, 'not_found_error', `no route for ${req.method} ${path}`))
+      writeJson(
+        res,
+        404,
+        errorBody(vendor ?? 'openai', 404, 'not_found_error', `no route for ${req.method} ${path}`),
+      )
       return
     }
     if (options.apiKey !== undefined && !hasKey(vendor, req.headers, options.apiKey)) {
       replay(res, transcripts.get(`${vendor}/error_401`)!, false)
       return
     }
-    const parsed = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+    const parsed =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : undefined
     const stream = parsed ? wantsStream(parsed) : false
     const queued = queue.shift()
     if (queued) {
@@ -123,7 +136,12 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     if (directive !== undefined && directive !== 'tool_echo') {
       const transcript = transcripts.get(`${vendor}/${directive}`)
       if (transcript) replay(res, transcript, stream)
-      else writeJson(res, 400, errorBody(vendor, 400, 'invalid_request_error', `unknown mock directive ${directive}`))
+      else
+        writeJson(
+          res,
+          400,
+          errorBody(vendor, 400, 'invalid_request_error', `unknown mock directive ${directive}`),
+        )
       return
     }
     const input: EchoInput = {
@@ -188,7 +206,12 @@ function replay(res: ServerResponse, transcript: Transcript, stream: boolean) {
   }
 }
 
-function errorBody(vendor: MockVendor, status: number, type: string, message: string): Record<string, unknown> {
+function errorBody(
+  vendor: MockVendor,
+  status: number,
+  type: string,
+  message: string,
+): Record<string, unknown> {
   return vendor === 'anthropic'
     ? { type: 'error', error: { type, message } }
     : { error: { message, type, param: null, code: status === 404 ? 'not_found' : null } }

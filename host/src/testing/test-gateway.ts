@@ -4,8 +4,8 @@
  * the benchmarks, so none of them copies set-up code.
  */
 import type { StepPlugin } from '@gov/core'
-import { type Gateway, type StartOptions, startGateway } from '../index.js'
 import { PRESETS } from '../chain/presets.js'
+import { type Gateway, type StartOptions, startGateway } from '../index.js'
 import { fixtureSteps } from './fixture-steps.js'
 import { type MockProvider, startMockProvider } from './mock-provider.js'
 
@@ -25,18 +25,35 @@ export interface TestGateway {
   mock: MockProvider
   url: string
   /** Call the admin API with the admin key (or `key`). */
-  admin(method: string, path: string, body?: unknown, options?: { key?: string | null; contentType?: string }): Promise<CallResult>
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { key?: string | null; contentType?: string },
+  ): Promise<CallResult>
   /** Create an agent (optionally on a pipeline) and return its key. */
   createAgent(agentId: string, pipelineId?: string): Promise<string>
   /** Create a pipeline; throws unless 201. */
-  createPipeline(pipelineId: string, preset: string, overrides?: Record<string, unknown>, allowFlags?: string[]): Promise<CallResult>
+  createPipeline(
+    pipelineId: string,
+    preset: string,
+    overrides?: Record<string, unknown>,
+    allowFlags?: string[],
+  ): Promise<CallResult>
   /** POST a vendor endpoint with an agent key. */
-  call(path: '/v1/chat/completions' | '/v1/messages', body: unknown, options?: { key?: string; headers?: Record<string, string>; raw?: string }): Promise<CallResult>
+  call(
+    path: '/v1/chat/completions' | '/v1/messages',
+    body: unknown,
+    options?: { key?: string; headers?: Record<string, string>; raw?: string },
+  ): Promise<CallResult>
   close(): Promise<void>
 }
 
 /** Overrides that switch off every step of `preset` and add `steps` (name → settings), in order. */
-export function onlySteps(preset: string, steps: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+export function onlySteps(
+  preset: string,
+  steps: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
   const overrides: Record<string, Record<string, unknown>> = {}
   for (const step of PRESETS[preset]?.steps ?? []) overrides[step.name] = { disabled: true }
   return { ...overrides, ...steps }
@@ -53,7 +70,12 @@ async function toResult(res: Response): Promise<CallResult> {
 
 /** Start a mock provider (unless given) and a gateway in front of it. */
 export async function startTestGateway(
-  options: { env?: NodeJS.ProcessEnv; plugins?: StepPlugin[]; mock?: MockProvider; start?: Partial<StartOptions> } = {},
+  options: {
+    env?: NodeJS.ProcessEnv
+    plugins?: StepPlugin[]
+    mock?: MockProvider
+    start?: Partial<StartOptions>
+  } = {},
 ): Promise<TestGateway> {
   const mock = options.mock ?? (await startMockProvider())
   const env: NodeJS.ProcessEnv = {
@@ -88,19 +110,29 @@ export async function startTestGateway(
     url,
     admin,
     async createAgent(agentId, pipelineId) {
-      const res = await admin('POST', '/agents', { agent_id: agentId, ...(pipelineId ? { pipeline_id: pipelineId } : {}) })
+      const res = await admin('POST', '/agents', {
+        agent_id: agentId,
+        ...(pipelineId ? { pipeline_id: pipelineId } : {}),
+      })
       if (res.status !== 201) throw new Error(`create agent failed: ${res.status} ${res.text}`)
       return res.body.api_key as string
     },
     async createPipeline(pipelineId, preset, overrides = {}, allowFlags) {
-      const res = await admin('POST', '/pipelines', { pipeline_id: pipelineId, preset, overrides, ...(allowFlags ? { allow_flags: allowFlags } : {}) })
+      const res = await admin('POST', '/pipelines', {
+        pipeline_id: pipelineId,
+        preset,
+        overrides,
+        ...(allowFlags ? { allow_flags: allowFlags } : {}),
+      })
       if (res.status !== 201) throw new Error(`create pipeline failed: ${res.status} ${res.text}`)
       return res
     },
     async call(path, body, opts = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers }
       if (opts.key) headers.authorization = `Bearer ${opts.key}`
-      return toResult(await fetch(url + path, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body) }))
+      return toResult(
+        await fetch(url + path, { method: 'POST', headers, body: opts.raw ?? JSON.stringify(body) }),
+      )
     },
     async close() {
       await gateway.close()

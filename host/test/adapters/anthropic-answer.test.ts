@@ -5,7 +5,11 @@ import { loadTranscripts, type Transcript } from '../../src/testing/transcripts.
 import { assertGovError } from './assert-gov-error.js'
 
 const adapter = new AnthropicAdapter()
-const exchange = adapter.parseRequest({ model: 'claude-x', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] })
+const exchange = adapter.parseRequest({
+  model: 'claude-x',
+  max_tokens: 8,
+  messages: [{ role: 'user', content: 'hi' }],
+})
 let transcripts: ReadonlyMap<string, Transcript>
 
 before(async () => {
@@ -28,11 +32,10 @@ describe('AnthropicAdapter.parseAnswer', () => {
       ],
     )
     const [call] = answer.message.toolCalls
-    assert.deepEqual([call.id, call.name, JSON.parse(call.arguments.text)], [
-      'toolu_01A09q90qw90lq917835lq9Z',
-      'get_weather',
-      { location: 'Paris, France', unit: 'celsius' },
-    ])
+    assert.deepEqual(
+      [call.id, call.name, JSON.parse(call.arguments.text)],
+      ['toolu_01A09q90qw90lq917835lq9Z', 'get_weather', { location: 'Paris, France', unit: 'celsius' }],
+    )
     call.arguments.text = '{"location":"Lyon"}'
     assert.deepEqual((body.content as { input?: unknown }[])[1].input, { location: 'Lyon' })
   })
@@ -58,7 +61,12 @@ describe('AnthropicAdapter.parseAnswer', () => {
   })
 
   it('rejects an answer without content as upstream_invalid_answer', () => {
-    assertGovError(() => adapter.parseAnswer({ type: 'message' }, exchange), 'upstream_invalid_answer', 502, 'content')
+    assertGovError(
+      () => adapter.parseAnswer({ type: 'message' }, exchange),
+      'upstream_invalid_answer',
+      502,
+      'content',
+    )
   })
 })
 

@@ -68,7 +68,13 @@ describe('AnthropicAdapter.parseRequest', () => {
       [
         [['system[0].text', 0, 'system', 'text', 'You are terse.']],
         [
-          ['messages[0].content[0].text', 1, 'user', 'text', 'Weather in Paris? Call me at +33 6 12 34 56 78'],
+          [
+            'messages[0].content[0].text',
+            1,
+            'user',
+            'text',
+            'Weather in Paris? Call me at +33 6 12 34 56 78',
+          ],
           ['messages[0].content[2].source.data', 1, 'user', 'text', 'Quarterly numbers'],
         ],
         [
@@ -119,7 +125,13 @@ describe('AnthropicAdapter.parseRequest', () => {
   })
 
   it('binds a string system prompt and string content to their body keys', () => {
-    const body = { model: 'm', max_tokens: 1, system: 'Be kind.', messages: [{ role: 'user', content: 'hi' }], stream: true }
+    const body = {
+      model: 'm',
+      max_tokens: 1,
+      system: 'Be kind.',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    }
     const exchange = adapter.parseRequest(body)
     assert.equal(exchange.stream, true)
     assert.deepEqual(
@@ -128,7 +140,13 @@ describe('AnthropicAdapter.parseRequest', () => {
     )
     exchange.messages[0].parts[0].text = 'Be nice.'
     exchange.messages[1].parts[0].text = 'hello'
-    assert.deepEqual(body, { model: 'm', max_tokens: 1, system: 'Be nice.', messages: [{ role: 'user', content: 'hello' }], stream: true })
+    assert.deepEqual(body, {
+      model: 'm',
+      max_tokens: 1,
+      system: 'Be nice.',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    })
   })
 
   const user = { role: 'user', content: 'hi' }
@@ -141,9 +159,21 @@ describe('AnthropicAdapter.parseRequest', () => {
     ['a fractional max_tokens', { model: 'm', max_tokens: 1.5, messages: [user] }, 'max_tokens'],
     ['max_tokens as a string', { model: 'm', max_tokens: '10', messages: [user] }, 'max_tokens'],
     ['empty messages', { ...valid, messages: [] }, 'messages'],
-    ['a system role inside messages', { ...valid, messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role'],
-    ['content that is an object', { ...valid, messages: [{ role: 'user', content: {} }] }, 'messages[0].content'],
-    ['a block without type', { ...valid, messages: [{ role: 'user', content: [{ text: 'x' }] }] }, 'messages[0].content[0]'],
+    [
+      'a system role inside messages',
+      { ...valid, messages: [{ role: 'system', content: 'x' }] },
+      'messages[0].role',
+    ],
+    [
+      'content that is an object',
+      { ...valid, messages: [{ role: 'user', content: {} }] },
+      'messages[0].content',
+    ],
+    [
+      'a block without type',
+      { ...valid, messages: [{ role: 'user', content: [{ text: 'x' }] }] },
+      'messages[0].content[0]',
+    ],
     [
       'a text block without text',
       { ...valid, messages: [{ role: 'user', content: [{ type: 'text' }] }] },
@@ -151,12 +181,18 @@ describe('AnthropicAdapter.parseRequest', () => {
     ],
     [
       'a tool_use without input',
-      { ...valid, messages: [user, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n' }] }] },
+      {
+        ...valid,
+        messages: [user, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n' }] }],
+      },
       'messages[1].content[0].input',
     ],
     [
       'a tool_use without id',
-      { ...valid, messages: [user, { role: 'assistant', content: [{ type: 'tool_use', name: 'n', input: {} }] }] },
+      {
+        ...valid,
+        messages: [user, { role: 'assistant', content: [{ type: 'tool_use', name: 'n', input: {} }] }],
+      },
       'messages[1].content[0].id',
     ],
     [
@@ -166,20 +202,36 @@ describe('AnthropicAdapter.parseRequest', () => {
     ],
     [
       'a tool_result with numeric content',
-      { ...valid, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 5 }] }] },
+      {
+        ...valid,
+        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 5 }] }],
+      },
       'messages[0].content[0].content',
     ],
     [
       'a tool_result with is_error as a string',
       {
         ...valid,
-        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x', is_error: 'yes' }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't', content: 'x', is_error: 'yes' }],
+          },
+        ],
       },
       'messages[0].content[0].is_error',
     ],
     ['a system that is a number', { ...valid, system: 1, messages: [user] }, 'system'],
-    ['a system block that is not text', { ...valid, system: [{ type: 'image' }], messages: [user] }, 'system[0]'],
-    ['a tool without input_schema', { ...valid, messages: [user], tools: [{ name: 't' }] }, 'tools[0].input_schema'],
+    [
+      'a system block that is not text',
+      { ...valid, system: [{ type: 'image' }], messages: [user] },
+      'system[0]',
+    ],
+    [
+      'a tool without input_schema',
+      { ...valid, messages: [user], tools: [{ name: 't' }] },
+      'tools[0].input_schema',
+    ],
     ['a tool without name', { ...valid, messages: [user], tools: [{ input_schema: {} }] }, 'tools[0].name'],
     ['stream as a number', { ...valid, messages: [user], stream: 1 }, 'stream'],
   ]

@@ -33,19 +33,42 @@ const thinkingAnswer = {
   role: 'assistant',
   model: 'claude-sonnet-4-5-20250929',
   content: [
-    { type: 'thinking', thinking: 'The user asks about Paris; search first.', signature: 'EqQBCkYIBRgCKkAx==' },
+    {
+      type: 'thinking',
+      thinking: 'The user asks about Paris; search first.',
+      signature: 'EqQBCkYIBRgCKkAx==',
+    },
     { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
-    { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'Paris population 2025' } },
+    {
+      type: 'server_tool_use',
+      id: 'srvtoolu_01',
+      name: 'web_search',
+      input: { query: 'Paris population 2025' },
+    },
     {
       type: 'web_search_tool_result',
       tool_use_id: 'srvtoolu_01',
-      content: [{ type: 'web_search_result', url: 'https://example.org', title: 'Paris', encrypted_content: 'Eq0K', page_age: null }],
+      content: [
+        {
+          type: 'web_search_result',
+          url: 'https://example.org',
+          title: 'Paris',
+          encrypted_content: 'Eq0K',
+          page_age: null,
+        },
+      ],
     },
     {
       type: 'text',
       text: 'About 2.1 million people live in Paris proper.',
       citations: [
-        { type: 'web_search_result_location', url: 'https://example.org', title: 'Paris', encrypted_index: 'Eo8B', cited_text: '2.1 million' },
+        {
+          type: 'web_search_result_location',
+          url: 'https://example.org',
+          title: 'Paris',
+          encrypted_index: 'Eo8B',
+          cited_text: '2.1 million',
+        },
       ],
     },
     { type: 'tool_use', id: 'toolu_02', name: 'save_note', input: {} },
@@ -53,7 +76,13 @@ const thinkingAnswer = {
   stop_reason: 'tool_use',
   stop_sequence: null,
   container: null,
-  usage: { input_tokens: 2048, cache_creation_input_tokens: 0, cache_read_input_tokens: 1024, output_tokens: 190, server_tool_use: { web_search_requests: 1 } },
+  usage: {
+    input_tokens: 2048,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 1024,
+    output_tokens: 190,
+    server_tool_use: { web_search_requests: 1 },
+  },
 }
 
 describe('AnthropicAdapter.reassembleStream on recorded streams', () => {
@@ -95,10 +124,15 @@ describe('AnthropicAdapter.reassembleStream on recorded streams', () => {
     ['an empty stream', () => ''],
     ['a stream of only pings', () => 'event: ping\ndata: {"type":"ping"}\n\n'],
     ['a stream cut before message_stop', () => sseOf('anthropic/text').split('event: message_delta')[0]],
-    ['a delta before message_start', () => 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}\n\n'],
+    [
+      'a delta before message_start',
+      () =>
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}\n\n',
+    ],
     [
       'a delta for a block that never started',
-      () => `${start}event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}\n\n`,
+      () =>
+        `${start}event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}\n\n`,
     ],
     [
       'tool input fragments that are not JSON',
@@ -126,7 +160,11 @@ describe('AnthropicAdapter.reassembleStream on recorded streams', () => {
 
 describe('AnthropicAdapter.toSse', () => {
   it('round-trips the recorded answers and one with thinking, citations and server tools', () => {
-    for (const body of [bodyOf('anthropic/text'), bodyOf('anthropic/tool_call'), structuredClone(thinkingAnswer)]) {
+    for (const body of [
+      bodyOf('anthropic/text'),
+      bodyOf('anthropic/tool_call'),
+      structuredClone(thinkingAnswer),
+    ]) {
       assert.deepEqual(adapter.reassembleStream(adapter.toSse(body, { includeUsage: false })), body)
     }
   })
@@ -136,7 +174,9 @@ describe('AnthropicAdapter.toSse', () => {
     const events = eventsOf(adapter.toSse(body, { includeUsage: false }))
     for (const [name, data] of events) assert.equal(data.type, name)
     const names = events.map(([name]) => name)
-    const collapsed = names.filter((name, i) => name !== 'content_block_delta' || names[i - 1] !== 'content_block_delta')
+    const collapsed = names.filter(
+      (name, i) => name !== 'content_block_delta' || names[i - 1] !== 'content_block_delta',
+    )
     assert.deepEqual(collapsed, [
       'message_start',
       'content_block_start',
@@ -157,7 +197,13 @@ describe('AnthropicAdapter.toSse', () => {
     const toolDeltas = events.filter(([, d]) => d.index === 1 && d.type === 'content_block_delta')
     assert.ok(toolDeltas.length >= 2, 'tool input should arrive in several fragments')
     for (const [, d] of toolDeltas) assert.equal((d.delta as { type: string }).type, 'input_json_delta')
-    assert.deepEqual((events[5][1].content_block as { input: unknown }).input, {})
+    const toolStart = events.find(([name, d]) => name === 'content_block_start' && d.index === 1)!
+    assert.deepEqual(toolStart[1].content_block, {
+      type: 'tool_use',
+      id: 'toolu_01A09q90qw90lq917835lq9Z',
+      name: 'get_weather',
+      input: {},
+    })
     const [, messageDelta] = events.at(-2)!
     assert.deepEqual(messageDelta.delta, { stop_reason: 'tool_use', stop_sequence: null })
     assert.deepEqual(messageDelta.usage, { output_tokens: 74 })

@@ -48,8 +48,8 @@ describe('OpenAiAdapter.parseAnswer', () => {
       ['tool_arguments', 'tool_arguments'],
     )
     answer.message.toolCalls[1].arguments.text = '{"location":"Osaka, Japan"}'
-    const calls = (body.choices as { message: { tool_calls: { function: { arguments: string } }[] } }[])[0].message
-      .tool_calls
+    const calls = (body.choices as { message: { tool_calls: { function: { arguments: string } }[] } }[])[0]
+      .message.tool_calls
     assert.equal(calls[1].function.arguments, '{"location":"Osaka, Japan"}')
     assert.equal(calls[0].function.arguments, '{"location":"Paris, France","unit":"celsius"}')
   })
@@ -76,7 +76,11 @@ describe('OpenAiAdapter.parseAnswer', () => {
     const answer = adapter.parseAnswer(body, exchange)
     assert.deepEqual(
       answer.message.parts.map((p) => p.id),
-      ['choices[0].message.content', 'choices[1].message.refusal', 'choices[2].message.tool_calls[0].function.arguments'],
+      [
+        'choices[0].message.content',
+        'choices[1].message.refusal',
+        'choices[2].message.tool_calls[0].function.arguments',
+      ],
     )
     assert.equal(answer.message.toolCalls.length, 1)
     assert.equal(answer.finishReason, 'stop')
@@ -84,7 +88,12 @@ describe('OpenAiAdapter.parseAnswer', () => {
   })
 
   it('rejects an answer without choices as upstream_invalid_answer', () => {
-    assertGovError(() => adapter.parseAnswer({ error: {} }, exchange), 'upstream_invalid_answer', 502, 'choices')
+    assertGovError(
+      () => adapter.parseAnswer({ error: {} }, exchange),
+      'upstream_invalid_answer',
+      502,
+      'choices',
+    )
   })
 })
 

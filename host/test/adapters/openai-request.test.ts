@@ -7,7 +7,13 @@ const adapter = new OpenAiAdapter()
 
 /** The fields of {@link request} the write-through test edits. */
 interface EditedBody {
-  messages: [unknown, unknown, { content: { text: string }[] }, { tool_calls: { function: { arguments: string } }[] }, { content: string }]
+  messages: [
+    unknown,
+    unknown,
+    { content: { text: string }[] },
+    { tool_calls: { function: { arguments: string } }[] },
+    { content: string },
+  ]
 }
 
 function request(): Record<string, unknown> {
@@ -29,13 +35,22 @@ function request(): Record<string, unknown> {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
       { role: 'function', name: 'get_time', content: '12:00' },
     ],
     tools: [
-      { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } } },
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } },
+      },
     ],
     stream: true,
     stream_options: { include_usage: true },
@@ -78,7 +93,9 @@ describe('OpenAiAdapter.parseRequest', () => {
       [['call_1', false, 1]],
     )
     assert.equal(exchange.messages[5].toolResults[0].toolCallId, 'get_time')
-    assert.deepEqual(exchange.tools, [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object' } }])
+    assert.deepEqual(exchange.tools, [
+      { name: 'get_weather', description: 'Weather', parameters: { type: 'object' } },
+    ])
     assert.deepEqual(adapter.sseOptions(exchange), { includeUsage: true })
   })
 
@@ -122,7 +139,11 @@ describe('OpenAiAdapter.parseRequest', () => {
       model: 'gpt-4o',
       messages: [
         { role: 'assistant', content: [{ type: 'refusal', refusal: 'I cannot help.' }] },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'c2', type: 'custom', custom: { name: 'sh', input: 'ls' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c2', type: 'custom', custom: { name: 'sh', input: 'ls' } }],
+        },
         { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } },
         { role: 'user', content: 'ok' },
       ],
@@ -156,10 +177,18 @@ describe('OpenAiAdapter.parseRequest', () => {
     ['empty messages', { model: 'm', messages: [] }, 'messages'],
     ['a message that is a string', { model: 'm', messages: ['hi'] }, 'messages[0]'],
     ['an unknown role', { model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role'],
-    ['a role inherited from Object', { model: 'm', messages: [{ role: 'toString', content: 'x' }] }, 'messages[0].role'],
+    [
+      'a role inherited from Object',
+      { model: 'm', messages: [{ role: 'toString', content: 'x' }] },
+      'messages[0].role',
+    ],
     ['numeric content', { model: 'm', messages: [{ role: 'user', content: 3 }] }, 'messages[0].content'],
     ['user content missing', { model: 'm', messages: [{ role: 'user' }] }, 'messages[0].content'],
-    ['a part without type', { model: 'm', messages: [{ role: 'user', content: [{ text: 'x' }] }] }, 'messages[0].content[0]'],
+    [
+      'a part without type',
+      { model: 'm', messages: [{ role: 'user', content: [{ text: 'x' }] }] },
+      'messages[0].content[0]',
+    ],
     [
       'a text part without text',
       { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 1 }] }] },
@@ -186,13 +215,20 @@ describe('OpenAiAdapter.parseRequest', () => {
         model: 'm',
         messages: [
           user,
-          { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] },
+          {
+            role: 'assistant',
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }],
+          },
         ],
       },
       'messages[1].tool_calls[0].function.arguments',
     ],
     ['tools that is an object', { model: 'm', messages: [user], tools: {} }, 'tools'],
-    ['a tool of unknown type', { model: 'm', messages: [user], tools: [{ type: 'retrieval' }] }, 'tools[0].type'],
+    [
+      'a tool of unknown type',
+      { model: 'm', messages: [user], tools: [{ type: 'retrieval' }] },
+      'tools[0].type',
+    ],
     [
       'a function tool without name',
       { model: 'm', messages: [user], tools: [{ type: 'function', function: { description: 'x' } }] },
@@ -200,7 +236,11 @@ describe('OpenAiAdapter.parseRequest', () => {
     ],
     [
       'parameters that are a string',
-      { model: 'm', messages: [user], tools: [{ type: 'function', function: { name: 'f', parameters: '{}' } }] },
+      {
+        model: 'm',
+        messages: [user],
+        tools: [{ type: 'function', function: { name: 'f', parameters: '{}' } }],
+      },
       'tools[0].function.parameters',
     ],
     ['stream as a string', { model: 'm', messages: [user], stream: 'yes' }, 'stream'],

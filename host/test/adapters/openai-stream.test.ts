@@ -19,7 +19,10 @@ interface Completion {
   created: number
   usage?: unknown
   choices: {
-    message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }
+    message: {
+      content: string | null
+      tool_calls?: { id: string; function: { name: string; arguments: string } }[]
+    }
     finish_reason: string
   }[]
 }
@@ -73,7 +76,10 @@ describe('OpenAiAdapter.reassembleStream on recorded streams', () => {
         assert.equal(error.code, 'upstream_error')
         assert.equal(error.status, 502)
         assert.equal(error.details.upstream.type, 'server_error')
-        assert.equal(error.message, 'The server had an error while processing your request. Sorry about that!')
+        assert.equal(
+          error.message,
+          'The server had an error while processing your request. Sorry about that!',
+        )
         return true
       },
     )
@@ -83,7 +89,10 @@ describe('OpenAiAdapter.reassembleStream on recorded streams', () => {
     ['an empty stream', () => ''],
     ['a stream of only [DONE]', () => 'data: [DONE]\n\n'],
     ['a stream of only comments', () => ': keep-alive\n\n: keep-alive\n\n'],
-    ['a stream cut before its final chunk', () => sseOf('openai/text').split('\n\n').slice(0, 6).join('\n\n')],
+    [
+      'a stream cut before its final chunk',
+      () => sseOf('openai/text').split('\n\n').slice(0, 6).join('\n\n'),
+    ],
     ['a chunk that is not JSON', () => 'data: {"id":"x","choices":[\n\ndata: [DONE]\n\n'],
     ['a chunk that is an array', () => 'data: [1,2]\n\ndata: [DONE]\n\n'],
   ]
@@ -106,7 +115,11 @@ describe('OpenAiAdapter.toSse', () => {
       const body = bodyOf(name)
       assert.deepEqual(adapter.reassembleStream(adapter.toSse(body, { includeUsage: true })), body, name)
       const { usage: _usage, ...withoutUsage } = body
-      assert.deepEqual(adapter.reassembleStream(adapter.toSse(body, { includeUsage: false })), withoutUsage, name)
+      assert.deepEqual(
+        adapter.reassembleStream(adapter.toSse(body, { includeUsage: false })),
+        withoutUsage,
+        name,
+      )
     }
   })
 
@@ -124,15 +137,26 @@ describe('OpenAiAdapter.toSse', () => {
             content: 'Paris — according to the source. 🇫🇷 Ünïcödé text follows here.',
             refusal: null,
             annotations: [
-              { type: 'url_citation', url_citation: { start_index: 0, end_index: 5, url: 'https://a.b', title: 'A' } },
+              {
+                type: 'url_citation',
+                url_citation: { start_index: 0, end_index: 5, url: 'https://a.b', title: 'A' },
+              },
             ],
           },
-          logprobs: { content: [{ token: 'Paris', logprob: -0.1, bytes: [80], top_logprobs: [] }], refusal: null },
+          logprobs: {
+            content: [{ token: 'Paris', logprob: -0.1, bytes: [80], top_logprobs: [] }],
+            refusal: null,
+          },
           finish_reason: 'stop',
         },
         {
           index: 1,
-          message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that.", annotations: [] },
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: "I'm sorry, I can't help with that.",
+            annotations: [],
+          },
           logprobs: null,
           finish_reason: 'stop',
         },
@@ -142,7 +166,9 @@ describe('OpenAiAdapter.toSse', () => {
             role: 'assistant',
             content: null,
             refusal: null,
-            tool_calls: [{ id: 'call_c', type: 'custom', custom: { name: 'sh', input: 'ls -la /tmp && echo done' } }],
+            tool_calls: [
+              { id: 'call_c', type: 'custom', custom: { name: 'sh', input: 'ls -la /tmp && echo done' } },
+            ],
             function_call: { name: 'legacy', arguments: '{"a":1}' },
             annotations: [],
           },
@@ -171,7 +197,14 @@ describe('OpenAiAdapter.toSse', () => {
     for (const chunk of chunks) {
       assert.deepEqual(
         [chunk.id, chunk.object, chunk.created, chunk.model, chunk.system_fingerprint, chunk.service_tier],
-        [body.id, 'chat.completion.chunk', body.created, body.model, body.system_fingerprint, body.service_tier],
+        [
+          body.id,
+          'chat.completion.chunk',
+          body.created,
+          body.model,
+          body.system_fingerprint,
+          body.service_tier,
+        ],
       )
     }
   })
@@ -230,7 +263,14 @@ describe('OpenAiAdapter.toSse', () => {
       object: 'chat.completion',
       created: 1,
       model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'length' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: 'length',
+        },
+      ],
     }
     const sse = adapter.toSse(body, { includeUsage: false })
     assert.ok(dataOf(sse).length < 450)
