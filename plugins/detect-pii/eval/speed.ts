@@ -1,0 +1,69 @@
+/**
+ * Cost of `detect_pii` analysis per 1 KB of text on one core, without the
+ * verdict cache: median and p99 over realistic 1 KB texts (dataset rows joined
+ * into ~1 KB prompts when ../shared/datasets is present, else a built-in
+ * sample). Run by hand: node plugins/detect-pii/dist/eval/speed.js
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { sharedGazetteer } from '../src/gazetteer-loader.js'
+import { ENTITY_TYPES, PII_TYPES } from '../src/pii-types.js'
+import { DEFAULT_PHONE_REGIONS } from '../src/settings.js'
+
+const SAMPLE =
+  'Hi team, following up on yesterday’s call with Maria Gonzalez from Acme Logistics Ltd. She asked us to ' +
+  'send the signed contract to maria.gonzalez@acme-logistics.com and to call her back on +44 20 7946 0958 ' +
+  'before Friday. The invoice should go to 221B Baker Street, London NW1 6XE. Our account manager, Tom, ' +
+  'mentioned that the payment of the last order failed, so please double-check the card ending in 4242 and ' +
+  'the IBAN on file before we retry. Can you summarise the open points for the meeting in Berlin next week, ' +
+  'list the risks, and draft a short, polite reply that confirms the delivery date of the 14th? '
+
+function texts(): string[] {
+  const file = new URL('../../../../../shared/datasets/pii-dev.jsonl', import.meta.url)
+  if (!existsSync(file)) return [SAMPLE.repeat(2).slice(0, 1024)]
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { text: string }).text)
+  const out: string[] = []
+  let current = ''
+  for (const row of rows) {
+    current += `${row}\n`
+    if (current.length >= 1024) {
+      out.push(current.slice(0, 1024))
+      current = ''
+    }
+  }
+  return out
+}
+
+function measure(label: string, inputs: string[], options: AnalyzerOptions): void {
+  for (let i = 0; i < 3; i++) for (const t of inputs) analyzeChunk(t, options) // warm-up (JIT)
+  const times: number[] = []
+  for (let round = 0; round < 3; round++) {
+    for (const t of inputs) {
+      const start = process.hrtime.bigint()
+      analyzeChunk(t, options)
+      times.push(Number(process.hrtime.bigint() - start) / 1e6)
+    }
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(3)
+  console.log(`| ${label} | ${times.length} | ${at(0.5)} | ${at(0.99)} |`)
+}
+
+const gazetteer = await sharedGazetteer()
+const inputs = texts()
+const base = { minScore: 0.5, allowList: new Set<string>(), phoneRegions: DEFAULT_PHONE_REGIONS }
+const structured = new Set(PII_TYPES.filter((t) => !ENTITY_TYPES.includes(t)))
+console.log(`detect_pii cost per 1 KB text (${inputs.length} texts), ms\n`)
+console.log('| analysis | runs | median | p99 |')
+console.log('|---|---:|---:|---:|')
+measure('all types', inputs, { ...base, types: new Set(PII_TYPES), gazetteer })
+measure('structured only', inputs, { ...base, types: structured, gazetteer: undefined })
+measure('named entities only', inputs, { ...base, types: new Set(ENTITY_TYPES), gazetteer })
+measure('all types, built-in prose sample', [SAMPLE.repeat(2).slice(0, 1024)], {
+  ...base,
+  types: new Set(PII_TYPES),
+  gazetteer,
+})

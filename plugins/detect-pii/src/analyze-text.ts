@@ -1,0 +1,86 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { caseModeOf } from './case-mode.js'
+import type { Gazetteer } from './entities/gazetteer.js'
+import { tagEntities } from './entities/tag-entities.js'
+import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
+import { resolveOverlaps } from './resolve-overlaps.js'
+import { findCreditCards } from './structured/credit-card.js'
+import { findDatesOfBirth } from './structured/date-of-birth.js'
+import { findEmails } from './structured/email.js'
+import { findIbans } from './structured/iban.js'
+import { findIpAddresses } from './structured/ip-address.js'
+import { findPhoneNumbers } from './structured/phone.js'
+import { findStreetAddresses, type PlaceLookup } from './structured/street-address.js'
+import { findUsSsns } from './structured/us-ssn.js'
+import { splitChunks } from './text-chunks.js'
+
+/** What to look for; built once per step instance from its settings. */
+export interface AnalyzerOptions {
+  readonly types: ReadonlySet<PiiType>
+  readonly minScore: number
+  /** Lower-cased values never reported. */
+  readonly allowList: ReadonlySet<string>
+  readonly phoneRegions: readonly string[]
+  /** The loaded gazetteer, or undefined when named entities are off. */
+  readonly gazetteer: Gazetteer | undefined
+}
+
+/** Texts longer than this are analysed in pieces, yielding to the event loop between them. */
+export const CHUNK_SIZE = 16 * 1024
+
+const lookups = new WeakMap<Gazetteer, PlaceLookup>()
+
+/** The gazetteer's place and everyday-word sets, as the address detector asks for them. */
+function placeLookup(g: Gazetteer | undefined): PlaceLookup | undefined {
+  if (!g) return undefined
+  let lookup = lookups.get(g)
+  if (!lookup) {
+    lookup = {
+      isPlace: (key) => g.cities.has(key) || g.countries.has(key) || g.regions.has(key),
+      isCommon: (key) => g.commonWords.has(key),
+    }
+    lookups.set(g, lookup)
+  }
+  return lookup
+}
+
+/** Every detection in one piece of text (no chunking), overlaps resolved, filtered by the options. */
+export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[] {
+  const { types } = options
+  const found: Detection[] = []
+  if (types.has('EMAIL_ADDRESS')) found.push(...findEmails(text))
+  if (types.has('CREDIT_CARD')) found.push(...findCreditCards(text))
+  if (types.has('IBAN_CODE')) found.push(...findIbans(text))
+  if (types.has('US_SSN')) found.push(...findUsSsns(text))
+  if (types.has('IP_ADDRESS')) found.push(...findIpAddresses(text))
+  if (types.has('PHONE_NUMBER')) found.push(...findPhoneNumbers(text, options.phoneRegions))
+  if (types.has('DATE_OF_BIRTH')) found.push(...findDatesOfBirth(text))
+  if (types.has('STREET_ADDRESS'))
+    found.push(...findStreetAddresses(text, placeLookup(options.gazetteer), caseModeOf(text) === 'lower'))
+  if (options.gazetteer && ENTITY_TYPES.some((t) => types.has(t)))
+    found.push(...tagEntities(text, options.gazetteer))
+  const kept = found.filter(
+    (d) =>
+      d.score >= options.minScore &&
+      types.has(d.type) &&
+      (options.allowList.size === 0 ||
+        !options.allowList.has(text.slice(d.start, d.end).trim().toLowerCase())),
+  )
+  return resolveOverlaps(kept)
+}
+
+/**
+ * Analyses a text of any length. Long texts are cut into ~16 KB pieces at line
+ * breaks and the event loop gets a turn between pieces, so a 1 MB tool result
+ * delays other requests by one piece at a time, not by the whole text.
+ */
+export async function analyzeText(text: string, options: AnalyzerOptions): Promise<Detection[]> {
+  if (text.length <= CHUNK_SIZE) return analyzeChunk(text, options)
+  const out: Detection[] = []
+  for (const [start, end] of splitChunks(text, CHUNK_SIZE)) {
+    for (const d of analyzeChunk(text.slice(start, end), options))
+      out.push({ ...d, start: d.start + start, end: d.end + start })
+    await yieldToLoop()
+  }
+  return out
+}

@@ -1,0 +1,353 @@
+import { type CaseMode, caseModeOf } from '../case-mode.js'
+import type { Detection } from '../pii-types.js'
+import type { Gazetteer } from './gazetteer.js'
+import { isNameGap, type Token, tokenize } from './tokenize.js'
+import {
+  LOCATION_CUES,
+  ORG_CUES_AFTER,
+  ORG_CUES_BEFORE,
+  ORG_HEADS,
+  ORG_SUFFIXES,
+  PARTICLES,
+  PERSON_CUES,
+  TITLES,
+} from './word-lists.js'
+
+const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
+const MAX_RUN = 6
+const ARTICLES = new Set([
+  'the',
+  'a',
+  'an',
+  'our',
+  'my',
+  'your',
+  'their',
+  'his',
+  'her',
+  'its',
+  'this',
+  'that',
+])
+
+/** Tags people, places and organisations with gazetteers, capitalisation and cue words. */
+class EntityTagger {
+  readonly #g: Gazetteer
+  readonly #text: string
+  readonly #tokens: Token[]
+  readonly #mode: CaseMode
+  readonly out: Detection[] = []
+
+  constructor(text: string, gazetteer: Gazetteer) {
+    this.#g = gazetteer
+    this.#text = text
+    this.#tokens = tokenize(text)
+    this.#mode = caseModeOf(text)
+  }
+
+  #common(t: Token): boolean {
+    return this.#g.commonWords.has(t.key)
+  }
+  #first(t: Token): boolean {
+    return this.#g.firstNames.has(t.key)
+  }
+  #last(t: Token): boolean {
+    return this.#g.lastNames.has(t.key)
+  }
+  #place(key: string): boolean {
+    return this.#g.countries.has(key) || this.#g.regions.has(key) || this.#g.cities.has(key)
+  }
+
+  #candidate(t: Token): boolean {
+    if (t.codeLike) return false
+    if (this.#mode === 'normal') return t.cap
+    if (TITLES.has(t.key)) return true
+    if (this.#common(t) || PARTICLES.has(t.key)) return false
+    return this.#first(t) || this.#last(t) || this.#place(t.key) || ORG_SUFFIXES.has(t.key)
+  }
+
+  #gap(a: Token, b: Token): string {
+    return this.#text.slice(a.end, b.start)
+  }
+
+  run(): Detection[] {
+    const tokens = this.#tokens
+    let i = 0
+    while (i < tokens.length) {
+      if (!this.#candidate(tokens[i])) {
+        i++
+        continue
+      }
+      let j = this.#extend(i)
+      // "H. J. Wilson & Company", "University of Oslo": join across a connector when the result is an organisation.
+      while (j + 1 < tokens.length) {
+        const connector = this.#text.slice(tokens[j].end, tokens[j + 1].start)
+        const viaWord =
+          j + 2 < tokens.length && CONNECTOR.test(`${connector}${tokens[j + 1].key} `) && !tokens[j + 1].cap
+        const gapText = viaWord
+          ? `${connector}${tokens[j + 1].key}${this.#gap(tokens[j + 1], tokens[j + 2])}`
+          : connector
+        const next = viaWord ? j + 2 : j + 1
+        if (!CONNECTOR.test(gapText) || !this.#candidate(tokens[next])) break
+        const k = this.#extend(next)
+        if (ORG_SUFFIXES.has(tokens[k].key) || ORG_HEADS.has(tokens[i].key)) j = k
+        else break
+      }
+      this.#classify(i, j)
+      i = j + 1
+    }
+    this.#boostLists()
+    return this.out
+  }
+
+  /** Last index of the run of name-like words that starts at `i`. */
+  #extend(i: number): number {
+    const tokens = this.#tokens
+    let j = i
+    // Names and places are short; a longer run is a heading or a list, and is cut into pieces.
+    while (j + 1 < tokens.length && j - i < MAX_RUN) {
+      const gap = this.#gap(tokens[j], tokens[j + 1])
+      if (isNameGap(gap, tokens[j]) && this.#candidate(tokens[j + 1])) {
+        j++
+        continue
+      }
+      // In lower-case text an unknown word right after a first name is most likely its surname.
+      if (
+        this.#mode !== 'normal' &&
+        gap === ' ' &&
+        this.#first(tokens[j]) &&
+        !this.#common(tokens[j + 1]) &&
+        !PARTICLES.has(tokens[j + 1].key) &&
+        (j === i || !this.#first(tokens[j - 1]))
+      ) {
+        j++
+        continue
+      }
+      // Lower-case particles inside a name: "Donald van der Voet".
+      let k = j + 1
+      while (k < tokens.length && k - j <= 3 && PARTICLES.has(tokens[k].key) && !tokens[k].cap) {
+        if (this.#gap(tokens[k - 1], tokens[k]) !== ' ') break
+        k++
+      }
+      if (
+        k > j + 1 &&
+        k < tokens.length &&
+        this.#gap(tokens[k - 1], tokens[k]) === ' ' &&
+        this.#candidate(tokens[k])
+      ) {
+        j = k
+        continue
+      }
+      break
+    }
+    return j
+  }
+
+  #emit(type: Detection['type'], from: number, to: number, score: number): void {
+    const last = this.#tokens[to]
+    // Keep the abbreviation dot of "Ltd." / "Inc." / "Jr." in the span.
+    const dot = last.dot && type === 'ORGANIZATION' && last.key.length <= 4 ? 1 : 0
+    this.out.push({
+      type,
+      start: this.#tokens[from].start,
+      end: last.end + dot,
+      score: Math.min(score, 0.99),
+    })
+  }
+
+  #classify(from: number, to: number): void {
+    const t = this.#tokens
+    let hasTitle = false
+    while (from <= to && TITLES.has(t[from].key) && (t[from].dot || from < to)) {
+      hasTitle = true
+      from++
+    }
+    // "The European Central Bank": an organisation name keeps its everyday words, only articles go.
+    if (to > from && ORG_SUFFIXES.has(t[to].key)) {
+      while (from < to && ARTICLES.has(t[from].key)) from++
+      if (to > from) {
+        this.#emit('ORGANIZATION', from, to, 0.85)
+        return
+      }
+    }
+    // A capitalised everyday word opening a sentence is not part of the name after it ("Ask Randy Shaw"),
+    // unless the words together name a place ("South Korea").
+    const place = this.#placeAt(from, to)
+    while (
+      from < to &&
+      this.#common(t[from]) &&
+      !ORG_HEADS.has(t[from].key) &&
+      !(place && place.end > from)
+    ) {
+      if (this.#first(t[from]) && this.#last(t[from + 1])) break
+      from++
+    }
+    // So is an unknown sentence opener before a first name ("Звоните Александр Иванов").
+    if (
+      from < to &&
+      t[from].sentenceStart &&
+      !this.#first(t[from]) &&
+      !this.#last(t[from]) &&
+      this.#first(t[from + 1])
+    )
+      from++
+    while (to > from && this.#common(t[to]) && !ORG_SUFFIXES.has(t[to].key) && !this.#last(t[to])) to--
+    if (from > to) return
+    if (to === from && this.#common(t[from]) && !hasTitle) return
+
+    if (to > from && (ORG_SUFFIXES.has(t[to].key) || ORG_HEADS.has(t[from].key))) {
+      this.#emit('ORGANIZATION', from, to, 0.85)
+      return
+    }
+    this.#classifySegments(from, to, hasTitle)
+  }
+
+  /** Splits a run into places and the rest, and scores the rest as a person or organisation. */
+  #classifySegments(from: number, to: number, hasTitle: boolean): void {
+    let restStart = from
+    let p = from
+    while (p <= to && !hasTitle) {
+      const place = this.#placeAt(p, to)
+      if (!place) {
+        p++
+        continue
+      }
+      if (restStart < p) this.#classifyName(restStart, p - 1, false)
+      this.#emit('LOCATION', p, place.end, place.score)
+      p = place.end + 1
+      restStart = p
+    }
+    if (restStart <= to) this.#classifyName(restStart, to, hasTitle)
+  }
+
+  /** The longest place name starting at token `p` (within the run), if it beats reading the words as a name. */
+  #placeAt(p: number, to: number): { end: number; score: number } | undefined {
+    const t = this.#tokens
+    const max = Math.min(to, p + this.#g.maxPlaceWords - 1)
+    if (!t[p].cap && PARTICLES.has(t[p].key)) return undefined
+    for (let e = max; e >= p; e--) {
+      const key =
+        e === p ? t[p].key : this.#text.slice(t[p].start, t[e].end).toLowerCase().replace(/\s+/g, ' ')
+      let score = 0
+      if (this.#g.countries.has(key)) score = 0.85
+      else if (this.#g.regions.has(key)) score = 0.75
+      else if (this.#g.cities.has(key)) score = 0.7
+      if (!score) continue
+      const single = e === p
+      const nameLike = single && (this.#first(t[p]) || this.#last(t[p]) || this.#common(t[p]))
+      // "Jordan Smith" is a person, not a country and a surname.
+      if (nameLike && p < to && (this.#last(t[p + 1]) || this.#first(t[p]))) return undefined
+      if (nameLike) score -= 0.3
+      if (single && t[p].allCaps && t[p].key.length <= 3) score -= 0.3
+      const before = p > 0 && this.#gap(t[p - 1], t[p]) === ' ' ? t[p - 1] : undefined
+      if (p === this.#runStart(p) && before && LOCATION_CUES.has(before.key)) score += 0.2
+      if (score < 0.5) return undefined
+      return { end: e, score }
+    }
+    return undefined
+  }
+
+  /** Index of the first token of the run that contains `p` (runs are separated by non-name gaps). */
+  #runStart(p: number): number {
+    const t = this.#tokens
+    while (p > 0 && isNameGap(this.#gap(t[p - 1], t[p]), t[p - 1]) && this.#candidate(t[p - 1])) p--
+    return p
+  }
+
+  #classifyName(from: number, to: number, hasTitle: boolean): void {
+    const t = this.#tokens
+    const n = to - from + 1
+    // Cue words count only right before or after the name, separated by a space.
+    const before = from > 0 && this.#gap(t[from - 1], t[from]) === ' ' ? t[from - 1] : undefined
+    const after = to + 1 < t.length && this.#gap(t[to], t[to + 1]) === ' ' ? t[to + 1] : undefined
+    if (n === 1 && t[from].key.includes('-')) {
+      const parts = t[from].key.split('-')
+      if (
+        parts.length === 2 &&
+        !this.#first({ ...t[from], key: parts[0] }) &&
+        parts.every((x) => this.#g.lastNames.has(x))
+      ) {
+        this.#emit('ORGANIZATION', from, to, 0.6)
+        return
+      }
+    }
+    let evidence = hasTitle
+    let commonWords = 0
+    for (let k = from; k <= to; k++) {
+      if (this.#first(t[k]) || this.#last(t[k])) evidence = true
+      if (this.#common(t[k])) commonWords++
+    }
+    let points = hasTitle ? 2 : 0
+    for (let k = from; k <= to; k++) {
+      const tok = t[k]
+      const common = this.#common(tok)
+      const first = this.#first(tok)
+      const last = this.#last(tok)
+      if (tok.allCaps && tok.key.length <= 4 && !first && !last) points -= 1
+      else if (k === from)
+        points += first ? (common ? 1 : 2) : last ? (common ? 0.25 : 1) : common ? -0.5 : 0.5
+      else points += last ? 1.5 : first ? 1 : common ? -1 : 0.75
+    }
+    if (before && PERSON_CUES.has(before.key)) points += 0.75
+    if (t[to].possessive) points += 0.5
+    if (this.#text[t[to].end] === ':' && t[from].sentenceStart) points += 0.5
+    const orgCue =
+      (before && ORG_CUES_BEFORE.has(before.key)) ||
+      (from > 1 &&
+        ORG_CUES_BEFORE.has(t[from - 2].key) &&
+        before &&
+        (before.key === 'at' || before.key === 'for')) ||
+      (after && ORG_CUES_AFTER.has(after.key))
+    if (orgCue && !hasTitle && points < 3) {
+      this.#emit('ORGANIZATION', from, to, 0.65)
+      return
+    }
+    if (!evidence) {
+      // No known first or last name: "Solar Census" is a business, "from Arona" a place, "Kaypa" unknown.
+      if (
+        before &&
+        LOCATION_CUES.has(before.key) &&
+        before.key !== 'at' &&
+        before.key !== 'of' &&
+        !t[from].allCaps
+      ) {
+        this.#emit('LOCATION', from, to, 0.6)
+        return
+      }
+      // "a year at Solarlist", "recorded for Billguard": an unknown coined name after these is a business.
+      if (before && (before.key === 'at' || before.key === 'for') && !t[from].sentenceStart) {
+        this.#emit('ORGANIZATION', from, to, 0.55)
+        return
+      }
+      if (n >= 2 && commonWords > 0) {
+        this.#emit('ORGANIZATION', from, to, 0.55)
+        return
+      }
+      if (!(before && PERSON_CUES.has(before.key))) points = Math.min(points, 1.5)
+    }
+    const score = points >= 3.5 ? 0.9 : points >= 2.5 ? 0.8 : points >= 1.75 ? 0.65 : points >= 1 ? 0.45 : 0
+    if (score > 0) this.#emit('PERSON', from, to, score)
+  }
+
+  /** "Kovalev, Lee and Phillips": weak single names listed next to each other back each other up. */
+  #boostLists(): void {
+    const order = this.out
+      .map((_, index) => index)
+      .filter((index) => this.out[index].type === 'PERSON')
+      .sort((a, b) => this.out[a].start - this.out[b].start)
+    for (let k = 1; k < order.length; k++) {
+      const a = this.out[order[k - 1]]
+      const b = this.out[order[k]]
+      const gap = this.#text.slice(a.end, b.start)
+      if (!/^(?:, ?| and | & |, and )$/.test(gap) || a.score + b.score < 1.1) continue
+      const score = Math.max(0.65, a.score, b.score)
+      this.out[order[k - 1]] = { ...a, score }
+      this.out[order[k]] = { ...b, score }
+    }
+  }
+}
+
+/** Finds PERSON, LOCATION and ORGANIZATION names in `text` with the loaded gazetteer. */
+export function tagEntities(text: string, gazetteer: Gazetteer): Detection[] {
+  return new EntityTagger(text, gazetteer).run()
+}

@@ -1,0 +1,29 @@
+/**
+ * @gov/step-detect-pii — finds personal data in every text of a call (e-mail,
+ * phone, card, IBAN, SSN, IP, date of birth, street address, and person,
+ * place and organisation names), then masks it with session-stable
+ * placeholders, blocks the call, or only reports it.
+ */
+import { defineStep } from '@gov/core'
+import { PiiStep } from './pii-step.js'
+import { PiiSettings } from './settings.js'
+import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
+
+export type { Gazetteer } from './entities/gazetteer.js'
+export { PII_BLOCK_CODE, PiiStep } from './pii-step.js'
+export { type Detection, ENTITY_TYPES, PII_LEVELS, PII_TYPES, type PiiType } from './pii-types.js'
+export { ACTIONS, DEFAULT_PHONE_REGIONS, type PiiAction, PiiSettings } from './settings.js'
+
+export default defineStep({
+  name: 'detect_pii',
+  packageName: PACKAGE_NAME,
+  version: PACKAGE_VERSION,
+  core: '^0.1.0',
+  description:
+    'Detects personal data (contact details, financial identifiers, names, places, organisations) and masks, blocks or reports it',
+  settings: PiiSettings,
+  flags: { pii: { setting: 'action', values: ['allow', 'mask', 'block'] } },
+  create(settings, services) {
+    return new PiiStep(settings, services)
+  },
+})

@@ -1,0 +1,75 @@
+import { type Static, Type } from '@gov/core'
+import { PII_TYPES } from './pii-types.js'
+
+/** Actions, least strict first (the order the caller flag `pii` uses). */
+export const ACTIONS = ['allow', 'mask', 'block'] as const
+/** One of {@link ACTIONS}. */
+export type PiiAction = (typeof ACTIONS)[number]
+
+/** Regions tried, in order, for phone numbers written without a country code. */
+export const DEFAULT_PHONE_REGIONS = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'CH',
+  'AT',
+  'IN',
+  'AU',
+  'BR',
+]
+
+/** Settings of the `detect_pii` step. Every property has a default, so `{}` is valid. */
+export const PiiSettings = Type.Object(
+  {
+    action: Type.Union([Type.Literal('mask'), Type.Literal('block'), Type.Literal('allow')], {
+      default: 'mask',
+      description:
+        'mask: replace values with session-stable placeholders; block: refuse the call; allow: only report',
+    }),
+    types: Type.Array(Type.Enum(PII_TYPES), {
+      default: [...PII_TYPES],
+      uniqueItems: true,
+      description: 'Types to detect',
+    }),
+    min_score: Type.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'Lowest score reported' }),
+    entities: Type.Boolean({ default: true, description: 'Detect PERSON, LOCATION and ORGANIZATION names' }),
+    allow_list: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'Values never reported (case-insensitive, whole value)',
+    }),
+    scan_response: Type.Boolean({ default: true, description: 'Report new personal data in the answer' }),
+    session_ttl_seconds: Type.Integer({
+      minimum: 60,
+      default: 86_400,
+      description: 'How long a session keeps its value ↔ placeholder map',
+    }),
+    phone_regions: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), {
+      default: DEFAULT_PHONE_REGIONS,
+      description: 'Regions tried for national phone numbers',
+    }),
+    cache_entries: Type.Integer({
+      minimum: 0,
+      default: 5000,
+      description: 'Texts whose analysis is cached per pipeline',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** Validated settings. */
+export type PiiSettings = Static<typeof PiiSettings>
+
+/** Settings with every default filled in and `overrides` applied, as the host builds them (for tests and tools). */
+export function withDefaults(overrides: Partial<PiiSettings> = {}): PiiSettings {
+  const out: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(PiiSettings.properties)) {
+    const value = (schema as unknown as { default: unknown }).default
+    out[key] = Array.isArray(value) ? [...value] : value
+  }
+  return { ...(out as PiiSettings), ...overrides }
+}
