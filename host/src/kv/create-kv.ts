@@ -3,10 +3,17 @@
  * is given (`redis://`, or `rediss://` for TLS; a password goes in the URL as
  * `redis://:password@host:6379`), otherwise the in-process kinds.
  */
-import type { KeyValueStore } from '@gov/core'
+
 import type { ConnectionOptions } from 'node:tls'
+import type { KeyValueStore } from '@gov/core'
 import { Redis } from 'ioredis'
-import { type EventBus, endConnection, type HandlerErrorListener, MemoryEventBus, RedisEventBus } from './event-bus.js'
+import {
+  type EventBus,
+  endConnection,
+  type HandlerErrorListener,
+  MemoryEventBus,
+  RedisEventBus,
+} from './event-bus.js'
 import { MemoryKv } from './memory-kv.js'
 import { RedisKv } from './redis-kv.js'
 
@@ -20,6 +27,11 @@ export interface CreateKvOptions {
   tls?: ConnectionOptions
   /** Bound on `healthy()`; default 1000 ms. */
   healthTimeoutMs?: number
+  /**
+   * Bound on every Redis command, queued ones included; default 1000 ms. While Redis
+   * is down or hung, a step's call fails within this time instead of waiting for it.
+   */
+  commandTimeoutMs?: number
   /** Most entries of the in-process store; default 100 000. */
   maxEntries?: number
   /** Connection errors (Redis down, refused credentials): reported here instead of thrown, as retries follow. */
@@ -55,10 +67,12 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
   const onError = options.onError ?? (() => {})
   const client = new Redis(options.redisUrl, {
     lazyConnect: true,
-    // A command fails after a few reconnect attempts instead of queueing forever.
+    // A command fails after a few reconnect attempts or its timeout, never queues forever.
     maxRetriesPerRequest: 2,
+    commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // Reconnect soon after Redis is back: replicas share state through it.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     ...(options.tls && options.redisUrl.startsWith('rediss:') ? { tls: options.tls } : {}),
   })
   // Without a listener ioredis prints every failed reconnect as an unhandled error.

@@ -38,7 +38,9 @@ export class RedisKv implements KeyValueStore {
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     const ttl = toTtl(ttlMs)
     await this.#run('set', () =>
-      ttl ? this.#redis.set(this.#prefix + key, value, 'PX', ttl) : this.#redis.set(this.#prefix + key, value),
+      ttl
+        ? this.#redis.set(this.#prefix + key, value, 'PX', ttl)
+        : this.#redis.set(this.#prefix + key, value),
     )
   }
 
@@ -57,7 +59,8 @@ export class RedisKv implements KeyValueStore {
       const reply = await this.#redis.govIncr(this.#prefix + key, String(by), String(toTtl(ttlMs)))
       return Number(reply)
     } catch (error) {
-      if (error instanceof Error && error.message.includes(KvErrorCodes.NOT_A_NUMBER)) throw notANumberError(key)
+      if (error instanceof Error && error.message.includes(KvErrorCodes.NOT_A_NUMBER))
+        throw notANumberError(key)
       throw unavailableError('incr', error)
     }
   }

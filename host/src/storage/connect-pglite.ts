@@ -2,11 +2,12 @@
  * Embedded Postgres (PGlite) in a data folder. A fresh folder costs an initdb
  * (seconds); reopening one is fast. One process per folder: PGlite takes no lock.
  */
+
+import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
-import { mkdir } from 'node:fs/promises'
 import * as tables from './schema.js'
 import { checkSchemaName, MIGRATIONS_FOLDER, type SqlConnection } from './sql-connection.js'
 
@@ -32,7 +33,10 @@ export async function connectPglite(options: PgliteOptions): Promise<SqlConnecti
   return {
     db,
     async migrate() {
-      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER, ...(schema ? { migrationsSchema: schema } : {}) })
+      await migrate(db, {
+        migrationsFolder: MIGRATIONS_FOLDER,
+        ...(schema ? { migrationsSchema: schema } : {}),
+      })
     },
     async close() {
       await client.close()

@@ -3,9 +3,10 @@
  * shared schema, a way to apply the migrations, and a way to let go.
  * `connect-postgres.ts` and `connect-pglite.ts` provide it.
  */
+
+import { fileURLToPath } from 'node:url'
 import { GovError } from '@gov/core'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { fileURLToPath } from 'node:url'
 import type * as tables from './schema.js'
 
 /** A drizzle database over the gov schema; the common type of the node-postgres and PGlite drivers. */

@@ -8,6 +8,8 @@
 import { GovError } from '@gov/core'
 import { count, eq, sql } from 'drizzle-orm'
 import { agents, pipelines } from './schema.js'
+import type { GovDatabase, SqlConnection } from './sql-connection.js'
+import { readSqlError, SqlState } from './sql-errors.js'
 import type { AgentRecord, PipelineInput, PipelineRecord, Store } from './store.js'
 import {
   agentExistsError,
@@ -18,8 +20,6 @@ import {
   unknownAgentError,
   unknownPipelineError,
 } from './store-errors.js'
-import type { GovDatabase, SqlConnection } from './sql-connection.js'
-import { readSqlError, SqlState } from './sql-errors.js'
 
 /** Code of the error thrown when a SQL store is used before `init()` or after `close()`. */
 export const STORE_NOT_OPEN = 'GOV_ERR_STORAGE_NOT_OPEN'

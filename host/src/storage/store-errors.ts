@@ -1,10 +1,9 @@
 /**
- * The coded errors every {@link Store} kind throws. Both the memory store and the
+ * The coded errors every `Store` kind throws. Both the memory store and the
  * SQL store build them here, so the kinds fail identically (code, status,
  * details) and the management API can answer with `status`.
  */
 import { GovError } from '@gov/core'
-import type { Store } from './store.js'
 
 /** Stable codes of store errors (as named by the store contract and the interface spec). */
 export const StoreErrorCodes = {
@@ -49,15 +48,14 @@ export function unknownPipelineError(pipelineId: string): GovError {
 
 /** No agent with this id. */
 export function unknownAgentError(agentId: string): GovError {
-  return new GovError(StoreErrorCodes.NOT_FOUND, `agent ${agentId} does not exist`, 404, { agent_id: agentId })
+  return new GovError(StoreErrorCodes.NOT_FOUND, `agent ${agentId} does not exist`, 404, {
+    agent_id: agentId,
+  })
 }
 
 /** The licensed number of agents is reached. */
 export function seatLimitError(seatLimit: number): GovError {
-  return new GovError(
-    StoreErrorCodes.SEAT_LIMIT_EXCEEDED,
-    `seat limit of ${seatLimit} agents reached`,
-    403,
-    { seat_limit: seatLimit },
-  )
+  return new GovError(StoreErrorCodes.SEAT_LIMIT_EXCEEDED, `seat limit of ${seatLimit} agents reached`, 403, {
+    seat_limit: seatLimit,
+  })
 }

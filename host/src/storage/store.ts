@@ -68,7 +68,10 @@ export interface Store {
   listAgents(): Promise<AgentRecord[]>
   getAgent(agentId: string): Promise<AgentRecord | undefined>
   getAgentByKeyHash(keyHash: string): Promise<AgentRecord | undefined>
-  createAgent(agent: { agent_id: string; key_hash: string; key_prefix: string; pipeline_id: string | null }, seatLimit?: number): Promise<AgentRecord>
+  createAgent(
+    agent: { agent_id: string; key_hash: string; key_prefix: string; pipeline_id: string | null },
+    seatLimit?: number,
+  ): Promise<AgentRecord>
   deleteAgent(agentId: string): Promise<void>
   assignPipeline(agentId: string, pipelineId: string | null): Promise<AgentRecord>
   rotateKey(agentId: string, keyHash: string, keyPrefix: string): Promise<AgentRecord>

@@ -3,12 +3,13 @@
  * behave the same embedded and scaled out. TTLs use real time, in tens of
  * milliseconds, because Redis expires keys on its own clock.
  */
-import type { KeyValueStore } from '@gov/core'
-import { GovError } from '@gov/core'
+
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { KeyValueStore } from '@gov/core'
+import { GovError } from '@gov/core'
 import { KvErrorCodes } from '../../src/kv/kv-errors.js'
 
 /** Register the conformance tests in the current `describe`. */

@@ -1,9 +1,9 @@
-import { GovError } from '@gov/core'
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { GovError } from '@gov/core'
 import { createStore } from '../../src/storage/create-store.js'
 import { STORE_NOT_OPEN } from '../../src/storage/sql-store.js'
 import type { Store } from '../../src/storage/store.js'
@@ -47,7 +47,12 @@ describe('pglite store', () => {
     try {
       await scoped.init()
       assert.deepEqual(await scoped.listPipelines(), [])
-      await scoped.createPipeline({ pipeline_id: 'only-here', preset: 'standard', overrides: {}, allow_flags: [] })
+      await scoped.createPipeline({
+        pipeline_id: 'only-here',
+        preset: 'standard',
+        overrides: {},
+        allow_flags: [],
+      })
     } finally {
       await scoped.close()
     }

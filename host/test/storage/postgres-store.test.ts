@@ -43,7 +43,12 @@ describe('postgres store', { skip: skipWithoutDatabase }, () => {
     const replicas = Array.from({ length: 3 }, () => createStore({ databaseUrl: url, schema: fresh }))
     try {
       await Promise.all(replicas.map((r) => r.init()))
-      await replicas[0]!.createPipeline({ pipeline_id: 'p', preset: 'standard', overrides: {}, allow_flags: [] })
+      await replicas[0]!.createPipeline({
+        pipeline_id: 'p',
+        preset: 'standard',
+        overrides: {},
+        allow_flags: [],
+      })
       assert.equal((await replicas[2]!.getPipeline('p'))?.version, 1)
     } finally {
       await Promise.all(replicas.map((r) => r.close()))

@@ -5,17 +5,22 @@
  * Tests share one store per file, so every id carries a per-run tag and list
  * assertions look only at their own records.
  */
-import { GovError } from '@gov/core'
+
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { it } from 'node:test'
+import { GovError } from '@gov/core'
 import type { AgentRecord, PipelineInput, Store } from '../../src/storage/store.js'
 import { StoreErrorCodes } from '../../src/storage/store-errors.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 /** Assert that `promise` rejects with a GovError of this code and status. */
-export async function assertGovError(promise: Promise<unknown>, code: string, status: number): Promise<GovError> {
+export async function assertGovError(
+  promise: Promise<unknown>,
+  code: string,
+  status: number,
+): Promise<GovError> {
   const error = await promise.then(
     () => assert.fail(`expected ${code}, but the call succeeded`),
     (e: unknown) => e,
@@ -40,7 +45,12 @@ export function describeStoreConformance(getStore: () => Store): void {
   })
   const newAgent = (pipelineId: string | null = null) => {
     const hash = keyHash()
-    return { agent_id: id('a'), key_hash: hash, key_prefix: `gov_${hash.slice(0, 4)}`, pipeline_id: pipelineId }
+    return {
+      agent_id: id('a'),
+      key_hash: hash,
+      key_prefix: `gov_${hash.slice(0, 4)}`,
+      pipeline_id: pipelineId,
+    }
   }
 
   it('answers healthy', async () => {
@@ -51,12 +61,15 @@ export function describeStoreConformance(getStore: () => Store): void {
     const store = getStore()
     const input = pipelineInput()
     const created = await store.createPipeline(input)
-    assert.deepEqual({ ...created, created_at: undefined, updated_at: undefined }, {
-      ...input,
-      version: 1,
-      created_at: undefined,
-      updated_at: undefined,
-    })
+    assert.deepEqual(
+      { ...created, created_at: undefined, updated_at: undefined },
+      {
+        ...input,
+        version: 1,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    )
     assert.match(created.created_at, ISO)
     assert.equal(created.updated_at, created.created_at)
     assert.deepEqual(await store.getPipeline(input.pipeline_id), created)
@@ -132,7 +145,8 @@ export function describeStoreConformance(getStore: () => Store): void {
   it('lists pipelines and agents in byte order of their ids, whatever the database locale', async () => {
     const store = getStore()
     const prefix = id('order')
-    for (const suffix of ['b', 'B', 'a', 'Z', 'ä']) await store.createPipeline(pipelineInput(`${prefix}-${suffix}`))
+    for (const suffix of ['b', 'B', 'a', 'Z', 'ä'])
+      await store.createPipeline(pipelineInput(`${prefix}-${suffix}`))
     const listed = (await store.listPipelines()).map((p) => p.pipeline_id).filter((p) => p.startsWith(prefix))
     assert.deepEqual(
       listed,
@@ -149,11 +163,14 @@ export function describeStoreConformance(getStore: () => Store): void {
     const pipeline = await store.createPipeline(pipelineInput())
     const input = newAgent(pipeline.pipeline_id)
     const created = await store.createAgent(input)
-    assert.deepEqual({ ...created, created_at: undefined, updated_at: undefined }, {
-      ...input,
-      created_at: undefined,
-      updated_at: undefined,
-    })
+    assert.deepEqual(
+      { ...created, created_at: undefined, updated_at: undefined },
+      {
+        ...input,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    )
     assert.match(created.created_at, ISO)
     assert.deepEqual(await store.getAgent(input.agent_id), created)
     assert.deepEqual(await store.getAgentByKeyHash(input.key_hash), created)
@@ -272,7 +289,11 @@ export function describeStoreConformance(getStore: () => Store): void {
     const seats = (await store.listAgents()).length + 1
     const admitted = await store.createAgent(newAgent(), seats)
     const next = newAgent()
-    const error = await assertGovError(store.createAgent(next, seats), StoreErrorCodes.SEAT_LIMIT_EXCEEDED, 403)
+    const error = await assertGovError(
+      store.createAgent(next, seats),
+      StoreErrorCodes.SEAT_LIMIT_EXCEEDED,
+      403,
+    )
     assert.deepEqual(error.details, { seat_limit: seats })
     assert.equal(await store.getAgent(next.agent_id), undefined)
     // Full seats answer 403 even for a duplicate id, on every kind.
