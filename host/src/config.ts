@@ -37,11 +37,17 @@ export class ConfigError extends Error {
   readonly code = 'GOV_ERR_CONFIG_INVALID'
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number | undefined, min = 0): number | undefined {
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number | undefined,
+  min = 0,
+): number | undefined {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`)
+  if (!Number.isInteger(value) || value < min)
+    throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`)
   return value
 }
 
@@ -57,12 +63,16 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
   let adminApiKey = await secrets.get('GOV_ADMIN_API_KEY')
   let adminKeyGenerated = false
   if (!adminApiKey) {
-    if (govEnv === 'production') throw new ConfigError('GOV_ADMIN_API_KEY must be set when GOV_ENV=production')
+    if (govEnv === 'production')
+      throw new ConfigError('GOV_ADMIN_API_KEY must be set when GOV_ENV=production')
     adminApiKey = `gov_admin_${randomBytes(24).toString('base64url')}`
     adminKeyGenerated = true
   }
   const openaiBaseUrl = (plain(env, 'OPENAI_BASE_URL') ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
-  const anthropicBaseUrl = (plain(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com').replace(/\/+$/, '')
+  const anthropicBaseUrl = (plain(env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com').replace(
+    /\/+$/,
+    '',
+  )
   for (const [name, url] of [
     ['OPENAI_BASE_URL', openaiBaseUrl],
     ['ANTHROPIC_BASE_URL', anthropicBaseUrl],

@@ -1,10 +1,10 @@
-import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe'
-import { AgentActivity } from './agents/activity.js'
-import { AgentService } from './agents/agent-service.js'
-import { Invalidator } from './agents/invalidator.js'
+import { type DependencyContainer, instanceCachingFactory, container as rootContainer } from 'tsyringe'
 import type { VendorAdapter } from './adapters/adapter.js'
 import { AnthropicAdapter } from './adapters/anthropic-adapter.js'
 import { OpenAiAdapter } from './adapters/openai-adapter.js'
+import { AgentActivity } from './agents/activity.js'
+import { AgentService } from './agents/agent-service.js'
+import { Invalidator } from './agents/invalidator.js'
 import { type Authorizer, DefaultAuthorizer } from './auth/authorizer.js'
 import { ChainBuilder } from './chain/chain-builder.js'
 import { ChainRunner } from './chain/chain-runner.js'
@@ -12,6 +12,7 @@ import { PluginRegistry } from './chain/plugin-registry.js'
 import type { GovConfig } from './config.js'
 import { GatewayHandler } from './gateway/gateway-handler.js'
 import { HealthService } from './health/health-service.js'
+import type { KvHandle } from './kv/create-kv.js'
 import type { Logger } from './logging.js'
 import { AdminGuard } from './management/admin-guard.js'
 import { GovMetrics } from './metrics/metrics.js'
@@ -21,7 +22,6 @@ import type { Store } from './storage/store.js'
 import { ProviderRouter } from './upstream/providers.js'
 import { UpstreamClient } from './upstream/upstream-client.js'
 import { PACKAGE_VERSION } from './version.js'
-import type { KvHandle } from './kv/create-kv.js'
 
 /** DI tokens: one per service the composition root wires. */
 export const TOKENS = {
@@ -69,7 +69,10 @@ export interface Roots {
  * any registration can be replaced before first use (`override`), e.g. a policy
  * engine for the Authorizer or Vault for the SecretSource.
  */
-export function buildContainer(roots: Roots, override?: (c: DependencyContainer) => void): DependencyContainer {
+export function buildContainer(
+  roots: Roots,
+  override?: (c: DependencyContainer) => void,
+): DependencyContainer {
   const c = rootContainer.createChildContainer()
   const single = <T>(token: symbol, make: (c: DependencyContainer) => T) =>
     c.register<T>(token, { useFactory: instanceCachingFactory<T>(make) })
@@ -96,20 +99,39 @@ export function buildContainer(roots: Roots, override?: (c: DependencyContainer)
   )
   single(
     TOKENS.Agents,
-    (c) => new AgentService(c.resolve(TOKENS.Store), c.resolve(TOKENS.Invalidator), c.resolve<GovConfig>(TOKENS.Config).licenseSeats),
+    (c) =>
+      new AgentService(
+        c.resolve(TOKENS.Store),
+        c.resolve(TOKENS.Invalidator),
+        c.resolve<GovConfig>(TOKENS.Config).licenseSeats,
+      ),
   )
   single(TOKENS.Pipelines, (c) => {
     const chains = c.resolve<ChainBuilder>(TOKENS.Chains)
-    return new PipelineService(c.resolve(TOKENS.Store), c.resolve(TOKENS.Registry), c.resolve(TOKENS.Invalidator), (id) =>
-      chains.forget(id),
+    return new PipelineService(
+      c.resolve(TOKENS.Store),
+      c.resolve(TOKENS.Registry),
+      c.resolve(TOKENS.Invalidator),
+      (id) => chains.forget(id),
     )
   })
   single(TOKENS.Providers, (c) => new ProviderRouter(c.resolve<GovConfig>(TOKENS.Config)))
-  single(TOKENS.Upstream, (c) => new UpstreamClient({ timeoutMs: c.resolve<GovConfig>(TOKENS.Config).upstreamTimeoutMs }))
-  single<Adapters>(TOKENS.Adapters, () => ({ openai: new OpenAiAdapter(), anthropic: new AnthropicAdapter() }))
+  single(
+    TOKENS.Upstream,
+    (c) => new UpstreamClient({ timeoutMs: c.resolve<GovConfig>(TOKENS.Config).upstreamTimeoutMs }),
+  )
+  single<Adapters>(TOKENS.Adapters, () => ({
+    openai: new OpenAiAdapter(),
+    anthropic: new AnthropicAdapter(),
+  }))
   single(
     TOKENS.Guard,
-    (c) => new AdminGuard(c.resolve<GovConfig>(TOKENS.Config).adminApiKey, c.resolve(TOKENS.Agents), c.resolve(TOKENS.Authorizer)),
+    (c) =>
+      new AdminGuard(
+        c.resolve<GovConfig>(TOKENS.Config).adminApiKey,
+        c.resolve(TOKENS.Agents),
+        c.resolve(TOKENS.Authorizer),
+      ),
   )
   single(TOKENS.Health, (c) => {
     const config = c.resolve<GovConfig>(TOKENS.Config)
@@ -141,7 +163,8 @@ export function buildContainer(roots: Roots, override?: (c: DependencyContainer)
       upstream: c.resolve(TOKENS.Upstream),
       secrets: c.resolve(TOKENS.Secrets),
       activity: c.resolve(TOKENS.Activity),
-      knownFlags: () => new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
+      knownFlags: () =>
+        new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
       onCall: (s) => {
         const findings = s.state.findings.map((f) => `${f.step}:${f.type}`)
         const level = s.outcome === 'allowed' ? 'debug' : 'info'

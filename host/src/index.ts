@@ -2,23 +2,23 @@ import 'reflect-metadata'
 import type { AddressInfo } from 'node:net'
 import type { StepPlugin } from '@gov/core'
 import type { DependencyContainer } from 'tsyringe'
-import { PluginRegistry } from './chain/plugin-registry.js'
-import type { ChainBuilder } from './chain/chain-builder.js'
-import { type GovConfig, loadConfig } from './config.js'
-import { TOKENS, buildContainer } from './container.js'
-import type { HealthService } from './health/health-service.js'
 import type { Invalidator } from './agents/invalidator.js'
+import type { ChainBuilder } from './chain/chain-builder.js'
+import { PluginRegistry } from './chain/plugin-registry.js'
+import { type GovConfig, loadConfig } from './config.js'
+import { buildContainer, TOKENS } from './container.js'
+import type { HealthService } from './health/health-service.js'
 import { createKv } from './kv/create-kv.js'
-import { type Logger, createLogger } from './logging.js'
+import { createLogger, type Logger } from './logging.js'
+import type { PipelineService } from './pipelines/pipeline-service.js'
 import { EnvSecretSource, type SecretSource } from './secrets/secret-source.js'
 import { buildRouter, createHttpServer } from './server.js'
 import { createStore } from './storage/create-store.js'
-import type { PipelineService } from './pipelines/pipeline-service.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
-export { PRESETS } from './chain/presets.js'
 export { BUILTIN_STEPS } from './chain/plugin-registry.js'
-export { loadConfig, type GovConfig } from './config.js'
+export { PRESETS } from './chain/presets.js'
+export { type GovConfig, loadConfig } from './config.js'
 export { TOKENS } from './container.js'
 export { EnvSecretSource, isSecretName, type SecretSource } from './secrets/secret-source.js'
 export { PACKAGE_VERSION as VERSION } from './version.js'
@@ -59,9 +59,16 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   const secrets = options.secrets ?? new EnvSecretSource(env)
   const config = await loadConfig(env, secrets)
   const logger = createLogger(config.logLevel, options.logDestination)
-  const store = createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.databaseSchema })
+  const store = createStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    schema: options.databaseSchema,
+  })
   await store.init()
-  const kv = await createKv({ redisUrl: config.redisUrl, onError: (err) => logger.warn({ err: err.message }, 'redis connection error') })
+  const kv = await createKv({
+    redisUrl: config.redisUrl,
+    onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
+  })
   const registry = new PluginRegistry(logger)
   await registry.loadAll(config.plugins)
   for (const plugin of options.plugins ?? []) registry.register(plugin)
@@ -83,7 +90,9 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   logger.info({ url, storage: store.kind, kv: kv.kind, env: config.env }, 'gov listening')
   if (config.adminKeyGenerated) {
     // Printed once, to the terminal only: logs never carry keys.
-    process.stderr.write(`\ngov: GOV_ADMIN_API_KEY is not set; generated an admin key for this process (development only):\n  ${config.adminApiKey}\n\n`)
+    process.stderr.write(
+      `\ngov: GOV_ADMIN_API_KEY is not set; generated an admin key for this process (development only):\n  ${config.adminApiKey}\n\n`,
+    )
   }
 
   let closed = false
@@ -109,14 +118,21 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
 }
 
 /** Build the default preset's chain and every stored pipeline's chain, so models load before traffic. */
-async function warmChains(chains: ChainBuilder, pipelines: PipelineService, config: GovConfig, logger: Logger): Promise<void> {
+async function warmChains(
+  chains: ChainBuilder,
+  pipelines: PipelineService,
+  config: GovConfig,
+  logger: Logger,
+): Promise<void> {
   const builds: Promise<unknown>[] = [chains.get(undefined, config.defaultPreset).then((c) => c.ready)]
   for (const pipeline of await pipelines.list()) {
     builds.push(
       chains
         .get(pipeline, config.defaultPreset)
         .then((c) => c.ready)
-        .catch((err) => logger.error({ err, pipeline: pipeline.pipeline_id }, 'stored pipeline cannot be built')),
+        .catch((err) =>
+          logger.error({ err, pipeline: pipeline.pipeline_id }, 'stored pipeline cannot be built'),
+        ),
     )
   }
   await Promise.all(builds)

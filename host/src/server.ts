@@ -1,12 +1,12 @@
-import { type Server, createServer } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { DependencyContainer } from 'tsyringe'
 import type { AgentActivity } from './agents/activity.js'
 import type { AgentService } from './agents/agent-service.js'
+import type { GovConfig } from './config.js'
 import { type Adapters, TOKENS } from './container.js'
 import type { GatewayHandler } from './gateway/gateway-handler.js'
 import { registerHealthRoutes } from './health/health-routes.js'
 import { Router } from './http/router.js'
-import type { GovConfig } from './config.js'
 import type { AdminGuard } from './management/admin-guard.js'
 import { registerAgentRoutes } from './management/agent-routes.js'
 import { registerPipelineRoutes } from './management/pipeline-routes.js'
@@ -27,7 +27,11 @@ export function buildRouter(c: DependencyContainer): Router {
   } as const
   registerPipelineRoutes(router, { ...shared, pipelines: c.resolve(TOKENS.Pipelines) })
   registerAgentRoutes(router, shared)
-  registerHealthRoutes(router, { ...shared, health: c.resolve(TOKENS.Health), metrics: c.resolve(TOKENS.Metrics) })
+  registerHealthRoutes(router, {
+    ...shared,
+    health: c.resolve(TOKENS.Health),
+    metrics: c.resolve(TOKENS.Metrics),
+  })
   return router
 }
 

@@ -9,12 +9,18 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
 const Settings = Type.Object(
   {
-    keywords: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Words that trigger the step (case-insensitive).' }),
+    keywords: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'Words that trigger the step (case-insensitive).',
+    }),
     action: Type.Union([Type.Literal('block'), Type.Literal('respond'), Type.Literal('report')], {
       default: 'block',
       description: 'block the call, answer it with `reply`, or only report a finding.',
     }),
-    reply: Type.String({ default: 'I cannot help with that topic.', description: 'The answer for action `respond`.' }),
+    reply: Type.String({
+      default: 'I cannot help with that topic.',
+      description: 'The answer for action `respond`.',
+    }),
   },
   { additionalProperties: false },
 )
@@ -45,7 +51,8 @@ export default defineStep({
               source: part.source,
               messageIndex: message.index,
             })
-            if (settings.action === 'block') return Verdicts.block('keyword_blocked', 'this topic is not allowed for this agent')
+            if (settings.action === 'block')
+              return Verdicts.block('keyword_blocked', 'this topic is not allowed for this agent')
             if (settings.action === 'respond') return Verdicts.respond({ text: settings.reply })
           }
         }

@@ -64,6 +64,13 @@ export class AgentActivity {
     const errors = stats.outcomes.filter((o) => o === 'error').length
     const flagged = stats.flagged.filter(Boolean).length
     const score = Math.max(0, Math.round(100 - (60 * blocked + 25 * errors + 15 * flagged) / n))
-    return { score, calls: stats.calls, blocked, errors, flagged, last_seen: new Date(stats.lastSeen).toISOString() }
+    return {
+      score,
+      calls: stats.calls,
+      blocked,
+      errors,
+      flagged,
+      last_seen: new Date(stats.lastSeen).toISOString(),
+    }
   }
 }

@@ -54,7 +54,12 @@ export class AgentService {
     }
     const apiKey = generateAgentKey()
     const agent = await this.store.createAgent(
-      { agent_id: agentId, key_hash: hashKey(apiKey), key_prefix: keyPrefix(apiKey), pipeline_id: pipelineId },
+      {
+        agent_id: agentId,
+        key_hash: hashKey(apiKey),
+        key_prefix: keyPrefix(apiKey),
+        pipeline_id: pipelineId,
+      },
       this.seats,
     )
     return { agent, apiKey }
@@ -85,7 +90,8 @@ export class AgentService {
   }
 
   async assign(agentId: string, pipelineId: string): Promise<AgentRecord> {
-    if (!(await this.store.getPipeline(pipelineId))) throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+    if (!(await this.store.getPipeline(pipelineId)))
+      throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
     const agent = await this.store.assignPipeline(agentId, pipelineId)
     await this.invalidator.publish('agent', agent.key_hash)
     return agent

@@ -69,18 +69,31 @@ export class ChainBuilder {
   }
 
   async #build(key: string, pipeline: PipelineRecord | undefined, defaultPreset: string): Promise<Chain> {
-    const resolved = resolvePipeline(this.registry, pipeline?.preset ?? defaultPreset, pipeline?.overrides ?? {})
+    const resolved = resolvePipeline(
+      this.registry,
+      pipeline?.preset ?? defaultPreset,
+      pipeline?.overrides ?? {},
+    )
     const steps: ChainStep[] = []
     for (const step of resolved.steps) {
       if (step.status === 'missing') {
-        this.deps.logger.warn({ step: step.name, package: step.package, chain: key }, 'step skipped: package not installed')
+        this.deps.logger.warn(
+          { step: step.name, package: step.package, chain: key },
+          'step skipped: package not installed',
+        )
         continue
       }
       if (step.status !== 'active') continue
       const loaded = this.registry.get(step.name)
       if (!loaded) continue
       const instance = await loaded.plugin.create(step.settings, createStepServices(step.name, this.deps))
-      steps.push({ name: step.name, plugin: loaded.plugin, instance, settings: step.settings, onError: step.on_error })
+      steps.push({
+        name: step.name,
+        plugin: loaded.plugin,
+        instance,
+        settings: step.settings,
+        onError: step.on_error,
+      })
     }
     const mode = PRESETS[resolved.preset]?.mode ?? 'enforce'
     return new Chain(

@@ -50,7 +50,11 @@ function isVerdict(value: unknown): value is Verdict {
 }
 
 type HookName = 'onRequest' | 'onBufferedResponse' | 'onToolCall'
-const HOOK: Record<Phase, HookName> = { request: 'onRequest', response: 'onBufferedResponse', tool_call: 'onToolCall' }
+const HOOK: Record<Phase, HookName> = {
+  request: 'onRequest',
+  response: 'onBufferedResponse',
+  tool_call: 'onToolCall',
+}
 
 /**
  * Runs the hooks of one phase in chain order. Every hook call is wrapped: timed
@@ -74,7 +78,8 @@ export class ChainRunner {
     const hook = HOOK[phase]
     for (const step of chain.steps) {
       if (!step.instance[hook]) continue
-      const targets: (ToolCall | undefined)[] = phase === 'tool_call' ? [...(answer?.message.toolCalls ?? [])] : [undefined]
+      const targets: (ToolCall | undefined)[] =
+        phase === 'tool_call' ? [...(answer?.message.toolCalls ?? [])] : [undefined]
       for (const toolCall of targets) {
         const ctx = this.#context(step, phase, call, exchange, state, answer, toolCall)
         const verdict = await this.#invoke(step, hook, ctx, state, call.mode === 'observe')
@@ -108,7 +113,13 @@ export class ChainRunner {
     } as HookContext
   }
 
-  async #invoke(step: ChainStep, hook: HookName, ctx: HookContext, state: CallState, observe: boolean): Promise<Verdict> {
+  async #invoke(
+    step: ChainStep,
+    hook: HookName,
+    ctx: HookContext,
+    state: CallState,
+    observe: boolean,
+  ): Promise<Verdict> {
     state.stepsRun.add(step.name)
     const started = performance.now()
     let verdict: Verdict
@@ -124,7 +135,11 @@ export class ChainRunner {
       verdict =
         step.onError === 'fail_open'
           ? Verdicts.continue()
-          : Verdicts.block(ErrorCodes.STEP_FAILED, `governance step ${step.name} failed and is set to fail closed`, 500)
+          : Verdicts.block(
+              ErrorCodes.STEP_FAILED,
+              `governance step ${step.name} failed and is set to fail closed`,
+              500,
+            )
     }
     const durationMs = performance.now() - started
     this.metrics.stepDuration.observe({ step: step.name, phase: ctx.phase }, durationMs / 1000)
@@ -138,7 +153,8 @@ export class ChainRunner {
       enforced: verdict.kind === 'continue' ? true : enforced,
       ...(error ? { error } : {}),
     })
-    if (verdict.kind === 'block' && enforced) this.metrics.pipelineBlocks.inc({ step: step.name, code: verdict.code })
+    if (verdict.kind === 'block' && enforced)
+      this.metrics.pipelineBlocks.inc({ step: step.name, code: verdict.code })
     return enforced ? verdict : Verdicts.continue()
   }
 }

@@ -54,7 +54,11 @@ function settingsError(step: string, problems: { path: string; message: string }
  * step; an override naming a step the preset lacks appends it (third-party steps).
  * Throws coded GovErrors (400) for an unknown preset, an unknown step or invalid settings.
  */
-export function resolvePipeline(registry: PluginRegistry, presetName: string, overrides: Overrides): ResolvedPipeline {
+export function resolvePipeline(
+  registry: PluginRegistry,
+  presetName: string,
+  overrides: Overrides,
+): ResolvedPipeline {
   const preset = PRESETS[presetName]
   if (!preset) {
     throw new GovError(
@@ -95,9 +99,19 @@ export function resolvePipeline(registry: PluginRegistry, presetName: string, ov
           { step: name },
         )
       }
-      return { name, status: 'missing', package: missing.packageName, version: undefined, settings: { ...base, ...own }, on_error: onError }
+      return {
+        name,
+        status: 'missing',
+        package: missing.packageName,
+        version: undefined,
+        settings: { ...base, ...own },
+        on_error: onError,
+      }
     }
-    const merged = Value.Default(loaded.plugin.settings, structuredClone({ ...base, ...own })) as Record<string, unknown>
+    const merged = Value.Default(loaded.plugin.settings, structuredClone({ ...base, ...own })) as Record<
+      string,
+      unknown
+    >
     if (!loaded.validator.Check(merged)) {
       throw settingsError(
         name,

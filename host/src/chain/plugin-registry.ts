@@ -44,17 +44,24 @@ export function checkPlugin(candidate: unknown, from: string): StepPlugin {
   const problems: string[] = []
   if (!p || typeof p !== 'object') problems.push('the module has no default export object')
   else {
-    if (typeof p.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(p.name)) problems.push('`name` must be a snake_case string')
+    if (typeof p.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(p.name))
+      problems.push('`name` must be a snake_case string')
     if (typeof p.version !== 'string') problems.push('`version` must be a string')
-    if (typeof p.core !== 'string' || !semver.validRange(p.core)) problems.push('`core` must be a semver range')
+    if (typeof p.core !== 'string' || !semver.validRange(p.core))
+      problems.push('`core` must be a semver range')
     if (typeof p.create !== 'function') problems.push('`create` must be a function')
     if (!p.settings || typeof p.settings !== 'object') problems.push('`settings` must be a typebox schema')
   }
   if (problems.length) {
-    throw new GovError(ErrorCodes.PLUGIN_INVALID, `${from} is not a gov step plugin: ${problems.join('; ')}`, 500, {
-      from,
-      problems,
-    })
+    throw new GovError(
+      ErrorCodes.PLUGIN_INVALID,
+      `${from} is not a gov step plugin: ${problems.join('; ')}`,
+      500,
+      {
+        from,
+        problems,
+      },
+    )
   }
   const valid = plugin as StepPlugin
   if (!semver.satisfies(CORE_VERSION, valid.core, { includePrerelease: true })) {
@@ -95,7 +102,10 @@ export class PluginRegistry {
       } catch (err) {
         if (err instanceof GovError && err.code === ErrorCodes.PLUGIN_NOT_FOUND) {
           this.#missing.set(step.name, { ...step, reason: 'package not installed' })
-          this.logger.warn({ step: step.name, package: step.packageName }, 'step package not installed; pipelines list it and skip it')
+          this.logger.warn(
+            { step: step.name, package: step.packageName },
+            'step package not installed; pipelines list it and skip it',
+          )
         } else throw err
       }
     }

@@ -14,7 +14,10 @@ function namespaced(kv: KeyValueStore, prefix: string): KeyValueStore {
 }
 
 /** The capabilities one step gets: its logger, its slice of the key-value store, metrics, clock. */
-export function createStepServices(stepName: string, deps: { logger: Logger; kv: KeyValueStore; metrics: GovMetrics; now?: () => number }): StepServices {
+export function createStepServices(
+  stepName: string,
+  deps: { logger: Logger; kv: KeyValueStore; metrics: GovMetrics; now?: () => number },
+): StepServices {
   return {
     stepName,
     logger: deps.logger.child({ step: stepName }),

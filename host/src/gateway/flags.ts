@@ -13,12 +13,14 @@ export function parseFlags(header: string | string[] | undefined): Map<string, s
   const flags = new Map<string, string>()
   if (header === undefined) return flags
   const text = Array.isArray(header) ? header.join(',') : header
-  if (text.length > MAX_FLAGS_LENGTH) throw new GovError('invalid_flags', `X-Gov-Flags is longer than ${MAX_FLAGS_LENGTH} characters`, 400)
+  if (text.length > MAX_FLAGS_LENGTH)
+    throw new GovError('invalid_flags', `X-Gov-Flags is longer than ${MAX_FLAGS_LENGTH} characters`, 400)
   for (const raw of text.split(/[,;]/)) {
     const item = raw.trim()
     if (!item) continue
     const match = PAIR.exec(item)
-    if (!match) throw new GovError('invalid_flags', `X-Gov-Flags entry "${item.slice(0, 80)}" is not name=value`, 400)
+    if (!match)
+      throw new GovError('invalid_flags', `X-Gov-Flags entry "${item.slice(0, 80)}" is not name=value`, 400)
     const [, name, value] = match
     if (flags.has(name)) throw new GovError('invalid_flags', `X-Gov-Flags names "${name}" twice`, 400)
     flags.set(name, value)
@@ -39,17 +41,29 @@ export interface EffectiveFlags {
  * refused with 403 `flag_not_allowed`. Unknown flags and values are 400
  * `invalid_flags`; a known flag of a step this pipeline does not run is ignored.
  */
-export function applyFlags(requested: ReadonlyMap<string, string>, chain: Chain, knownFlags: ReadonlySet<string>): EffectiveFlags {
+export function applyFlags(
+  requested: ReadonlyMap<string, string>,
+  chain: Chain,
+  knownFlags: ReadonlySet<string>,
+): EffectiveFlags {
   const accepted = new Map<string, string>()
   for (const [name, value] of requested) {
     const rule = chain.flagRules.get(name)
     if (!rule) {
       if (knownFlags.has(name)) continue
-      throw new GovError('invalid_flags', `X-Gov-Flags names unknown flag "${name}"; known: ${[...knownFlags].sort().join(', ')}`, 400)
+      throw new GovError(
+        'invalid_flags',
+        `X-Gov-Flags names unknown flag "${name}"; known: ${[...knownFlags].sort().join(', ')}`,
+        400,
+      )
     }
     const wanted = rule.values.indexOf(value)
     if (wanted < 0) {
-      throw new GovError('invalid_flags', `flag ${name} takes one of ${rule.values.join(', ')}; got "${value}"`, 400)
+      throw new GovError(
+        'invalid_flags',
+        `flag ${name} takes one of ${rule.values.join(', ')}; got "${value}"`,
+        400,
+      )
     }
     if (wanted < rule.values.indexOf(rule.baseline) && !chain.allowFlags.has(name)) {
       throw new GovError(

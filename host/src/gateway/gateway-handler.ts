@@ -9,11 +9,11 @@ import {
   maxLevel,
   type Verdict,
 } from '@gov/core'
+import type { VendorAdapter } from '../adapters/adapter.js'
 import type { AgentActivity, CallOutcome } from '../agents/activity.js'
 import type { AgentService } from '../agents/agent-service.js'
-import type { VendorAdapter } from '../adapters/adapter.js'
-import { extractKey, sameKey } from '../auth/credentials.js'
 import type { Authorizer } from '../auth/authorizer.js'
+import { extractKey, sameKey } from '../auth/credentials.js'
 import type { Chain } from '../chain/chain.js'
 import type { ChainBuilder } from '../chain/chain-builder.js'
 import { CallState, type ChainRunner } from '../chain/chain-runner.js'
@@ -92,14 +92,25 @@ export class GatewayHandler {
       const durationMs = performance.now() - started
       if (call) this.deps.activity.record(call.agentId, outcome, state.findings.length > 0)
       this.deps.metrics.requestDuration.observe({ vendor: adapter.vendor, outcome }, durationMs / 1000)
-      await this.deps.onCall?.({ call, vendor: adapter.vendor, outcome, status, classification, state, chain, durationMs })
+      await this.deps.onCall?.({
+        call,
+        vendor: adapter.vendor,
+        outcome,
+        status,
+        classification,
+        state,
+        chain,
+        durationMs,
+      })
       write()
     }
     const fail = async (err: unknown) => {
       const e = err instanceof GovError ? err : new GovError('internal_error', 'internal error', 500)
       if (!(err instanceof GovError)) this.deps.logger.error({ err, requestId }, 'gateway call failed')
       if (outcome === 'allowed') outcome = e.status >= 500 ? 'error' : 'blocked'
-      await finish(e.status, () => this.#sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers))
+      await finish(e.status, () =>
+        this.#sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers),
+      )
     }
 
     try {
@@ -108,7 +119,11 @@ export class GatewayHandler {
       const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
       chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
       if (!chain.isReady) await this.#waitReady(chain)
-      const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags())
+      const { mode, flags } = applyFlags(
+        parseFlags(req.headers['x-gov-flags']),
+        chain,
+        this.deps.knownFlags(),
+      )
       const session = req.headers['x-gov-session']
       if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
         throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
@@ -132,7 +147,10 @@ export class GatewayHandler {
       let answerBody: Record<string, unknown>
       if (verdict.kind === 'block') return this.#block(verdict, (o) => (outcome = o), fail)
       if (verdict.kind === 'respond') {
-        answerBody = 'text' in verdict.answer ? adapter.buildTextAnswer(verdict.answer.text, exchange) : structuredClone(verdict.answer.body)
+        answerBody =
+          'text' in verdict.answer
+            ? adapter.buildTextAnswer(verdict.answer.text, exchange)
+            : structuredClone(verdict.answer.body)
       } else {
         const upstream = await this.#callUpstream(adapter, req, res, exchange, body)
         if (upstream.status < 200 || upstream.status >= 300) {
@@ -152,14 +170,20 @@ export class GatewayHandler {
           : (this.#parseUpstreamJson(text) as Record<string, unknown>)
       }
 
-      const answer: Answer = adapter.parseAnswer(mode === 'observe' ? structuredClone(answerBody) : answerBody, exchange)
+      const answer: Answer = adapter.parseAnswer(
+        mode === 'observe' ? structuredClone(answerBody) : answerBody,
+        exchange,
+      )
       verdict = await this.deps.runner.run(chain, 'response', call, exchange, state, answer)
       if (verdict.kind === 'continue' && answer.message.toolCalls.length > 0) {
         verdict = await this.deps.runner.run(chain, 'tool_call', call, exchange, state, answer)
       }
       if (verdict.kind === 'block') return this.#block(verdict, (o) => (outcome = o), fail)
       if (verdict.kind === 'respond') {
-        answerBody = 'text' in verdict.answer ? adapter.buildTextAnswer(verdict.answer.text, exchange) : verdict.answer.body
+        answerBody =
+          'text' in verdict.answer
+            ? adapter.buildTextAnswer(verdict.answer.text, exchange)
+            : verdict.answer.body
       }
       const finalBody = answerBody
       await finish(200, () => {
@@ -179,14 +203,19 @@ export class GatewayHandler {
     }
   }
 
-  async #block(verdict: Verdict & { kind: 'block' }, setOutcome: (o: CallOutcome) => void, fail: (err: unknown) => Promise<void>) {
+  async #block(
+    verdict: Verdict & { kind: 'block' },
+    setOutcome: (o: CallOutcome) => void,
+    fail: (err: unknown) => Promise<void>,
+  ) {
     setOutcome(verdict.status && verdict.status >= 500 ? 'error' : 'blocked')
     await fail(new GovError(verdict.code, verdict.reason, verdict.status ?? 403))
   }
 
   async #authenticate(req: IncomingMessage) {
     const key = extractKey(req.headers)
-    if (!key) throw new Refusal('unauthorized', 'missing API key: send Authorization: Bearer <agent key>', 401)
+    if (!key)
+      throw new Refusal('unauthorized', 'missing API key: send Authorization: Bearer <agent key>', 401)
     const agent = await this.deps.agents.byKey(key)
     if (agent) return agent
     if (sameKey(key, this.deps.config.adminApiKey)) {
@@ -198,7 +227,10 @@ export class GatewayHandler {
   async #waitReady(chain: Chain): Promise<void> {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Refusal('not_ready', 'governance steps are still loading; retry shortly', 503)), READY_WAIT_MS)
+      timer = setTimeout(
+        () => reject(new Refusal('not_ready', 'governance steps are still loading; retry shortly', 503)),
+        READY_WAIT_MS,
+      )
     })
     try {
       await Promise.race([chain.ready, timeout])
@@ -210,10 +242,21 @@ export class GatewayHandler {
     }
   }
 
-  async #callUpstream(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse, exchange: Exchange, body: unknown) {
+  async #callUpstream(
+    adapter: VendorAdapter,
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    body: unknown,
+  ) {
     const provider = this.deps.providers.route(adapter.vendor, exchange.model)
     const key = await this.deps.secrets.get(provider.keyName)
-    if (!key) throw new Refusal('provider_not_configured', `${provider.keyName} is not set; gov cannot call ${provider.name}`, 502)
+    if (!key)
+      throw new Refusal(
+        'provider_not_configured',
+        `${provider.keyName} is not set; gov cannot call ${provider.name}`,
+        502,
+      )
     const started = performance.now()
     const abort = new AbortController()
     // The caller hung up: stop paying for the provider's answer.
@@ -222,8 +265,16 @@ export class GatewayHandler {
     }
     res.once('close', onClose)
     try {
-      const result = await this.deps.upstream.send(provider, adapter.upstreamHeaders(req.headers, key), JSON.stringify(body), abort.signal)
-      this.deps.metrics.upstreamDuration.observe({ provider: provider.name, status: String(result.status) }, (performance.now() - started) / 1000)
+      const result = await this.deps.upstream.send(
+        provider,
+        adapter.upstreamHeaders(req.headers, key),
+        JSON.stringify(body),
+        abort.signal,
+      )
+      this.deps.metrics.upstreamDuration.observe(
+        { provider: provider.name, status: String(result.status) },
+        (performance.now() - started) / 1000,
+      )
       return result
     } finally {
       res.off('close', onClose)
@@ -234,7 +285,11 @@ export class GatewayHandler {
     try {
       return JSON.parse(text)
     } catch {
-      throw new Refusal('upstream_invalid_response', 'the provider answered with a body that is not JSON', 502)
+      throw new Refusal(
+        'upstream_invalid_response',
+        'the provider answered with a body that is not JSON',
+        502,
+      )
     }
   }
 
@@ -246,7 +301,11 @@ export class GatewayHandler {
 
   #sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
     const text = JSON.stringify(body)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers })
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    })
     res.end(text)
   }
 }

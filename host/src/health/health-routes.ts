@@ -1,5 +1,5 @@
-import type { AgentService } from '../agents/agent-service.js'
 import type { AgentActivity } from '../agents/activity.js'
+import type { AgentService } from '../agents/agent-service.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
 import type { AdminGuard } from '../management/admin-guard.js'
@@ -9,7 +9,13 @@ import type { HealthService } from './health-service.js'
 /** Health probes (no auth), the fleet overview and `/metrics` (admin). */
 export function registerHealthRoutes(
   router: Router,
-  deps: { health: HealthService; guard: AdminGuard; agents: AgentService; activity: AgentActivity; metrics: GovMetrics },
+  deps: {
+    health: HealthService
+    guard: AdminGuard
+    agents: AgentService
+    activity: AgentActivity
+    metrics: GovMetrics
+  },
 ): void {
   router.on('GET', '/health/live', (_req, res) => sendJson(res, 200, { status: 'ok' }))
 

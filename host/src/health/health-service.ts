@@ -36,8 +36,7 @@ async function within(probe: () => Promise<boolean>): Promise<CheckValue> {
  * healthy, so a single-machine gov is ready.
  */
 export class HealthService {
-  /** Chains built at start; startup waits for their steps' `ready()`. */
-  #warm: Promise<unknown> = Promise.resolve()
+  /** Whether the chains built at start have all become ready (their steps' `ready()`). */
   #warmDone = false
   #warmError: Error | undefined
 
@@ -56,7 +55,7 @@ export class HealthService {
 
   /** Track the start-up chain builds (model loading). */
   warming(promise: Promise<unknown>): void {
-    this.#warm = promise.then(
+    promise.then(
       () => {
         this.#warmDone = true
       },
@@ -67,7 +66,10 @@ export class HealthService {
   }
 
   async checks(): Promise<ReadyChecks> {
-    const [database, redis] = await Promise.all([within(() => this.deps.store.healthy()), within(this.deps.kvHealthy)])
+    const [database, redis] = await Promise.all([
+      within(() => this.deps.store.healthy()),
+      within(this.deps.kvHealthy),
+    ])
     return { database, policy: this.deps.authorizer.loaded ? 'ok' : 'error', redis }
   }
 
@@ -86,7 +88,13 @@ export class HealthService {
     const models: CheckValue | 'loading' =
       this.#warmError || failed ? 'error' : this.#warmDone && loading === 0 ? 'ok' : 'loading'
     const ok = models === 'ok' && checks.database === 'ok' && checks.policy === 'ok'
-    return { status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'starting', checks: { database: checks.database, policy: checks.policy, models } } }
+    return {
+      status: ok ? 200 : 503,
+      body: {
+        status: ok ? 'ok' : 'starting',
+        checks: { database: checks.database, policy: checks.policy, models },
+      },
+    }
   }
 
   /** Legacy `/health`: same checks as readiness, the legacy body, plus what runs where. */

@@ -4,7 +4,11 @@ import type { GovMetrics } from '../metrics/metrics.js'
 import { govErrorBody, sendGovError, sendJson } from './respond.js'
 
 /** A route handler; `params` are the path parameters. */
-export type Handler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => Promise<void> | void
+export type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string | undefined>,
+) => Promise<void> | void
 
 /**
  * The HTTP router (find-my-way, Fastify's radix router). Every route counts
@@ -17,7 +21,11 @@ export class Router {
     ignoreTrailingSlash: true,
     defaultRoute: (req, res) => {
       this.#count(req, res, 'unmatched')
-      sendJson(res, 404, govErrorBody('not_found', `no route for ${req.method} ${(req.url ?? '').split('?')[0]}`))
+      sendJson(
+        res,
+        404,
+        govErrorBody('not_found', `no route for ${req.method} ${(req.url ?? '').split('?')[0]}`),
+      )
     },
   })
 

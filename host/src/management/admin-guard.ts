@@ -17,13 +17,20 @@ export class AdminGuard {
 
   async require(req: IncomingMessage, action: Action): Promise<void> {
     const key = extractKey(req.headers)
-    if (!key) throw new GovError('unauthorized', 'missing admin key: send Authorization: Bearer <GOV_ADMIN_API_KEY>', 401)
+    if (!key)
+      throw new GovError(
+        'unauthorized',
+        'missing admin key: send Authorization: Bearer <GOV_ADMIN_API_KEY>',
+        401,
+      )
     if (sameKey(key, this.adminKey)) {
-      if (!this.authorizer.authorize({ kind: 'admin' }, action)) throw new GovError('forbidden', `policy denies ${action}`, 403)
+      if (!this.authorizer.authorize({ kind: 'admin' }, action))
+        throw new GovError('forbidden', `policy denies ${action}`, 403)
       return
     }
     const agent = await this.agents.byKey(key)
-    if (agent) throw new GovError('forbidden', 'this endpoint needs the admin key; an agent key was sent', 403)
+    if (agent)
+      throw new GovError('forbidden', 'this endpoint needs the admin key; an agent key was sent', 403)
     throw new GovError('unauthorized', 'invalid admin key', 401)
   }
 }

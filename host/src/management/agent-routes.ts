@@ -1,5 +1,5 @@
-import { type AgentService, agentView } from '../agents/agent-service.js'
 import type { AgentActivity } from '../agents/activity.js'
+import { type AgentService, agentView } from '../agents/agent-service.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'

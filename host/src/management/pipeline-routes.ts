@@ -1,10 +1,10 @@
 import { GovError } from '@gov/core'
 import { parse as parseYaml } from 'yaml'
+import type { AgentService } from '../agents/agent-service.js'
 import { agentView } from '../agents/agent-service.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
-import type { AgentService } from '../agents/agent-service.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
 import type { PipelineInput } from '../storage/store.js'
 import type { AdminGuard } from './admin-guard.js'
@@ -14,8 +14,21 @@ const checkCreate = validator(PipelineCreate)
 const checkUpdate = validator(PipelineUpdate)
 const YAML_TYPES = /^(application|text)\/(x-)?yaml\b|^text\/plain\b/
 
-function input(body: { pipeline_id?: string; preset: string; overrides?: PipelineInput['overrides']; allow_flags?: string[] }, id: string): PipelineInput {
-  return { pipeline_id: id, preset: body.preset, overrides: body.overrides ?? {}, allow_flags: body.allow_flags ?? [] }
+function input(
+  body: {
+    pipeline_id?: string
+    preset: string
+    overrides?: PipelineInput['overrides']
+    allow_flags?: string[]
+  },
+  id: string,
+): PipelineInput {
+  return {
+    pipeline_id: id,
+    preset: body.preset,
+    overrides: body.overrides ?? {},
+    allow_flags: body.allow_flags ?? [],
+  }
 }
 
 /** Parse a `gov-pipeline.yaml` (or JSON) definition; 400 `invalid_yaml` when it is not YAML. */
@@ -26,7 +39,11 @@ export function parsePipelineDefinition(text: string): unknown {
     if (doc && typeof doc === 'object' && 'pipeline' in doc) return (doc as { pipeline: unknown }).pipeline
     return doc
   } catch (err) {
-    throw new GovError('invalid_yaml', `pipeline definition is not valid YAML: ${(err as Error).message}`, 400)
+    throw new GovError(
+      'invalid_yaml',
+      `pipeline definition is not valid YAML: ${(err as Error).message}`,
+      400,
+    )
   }
 }
 
@@ -73,7 +90,10 @@ export function registerPipelineRoutes(
   router.on('PUT', '/pipelines/:pipeline_id/assign/:agent_id', async (req, res, params) => {
     await guard.require(req, 'admin:write')
     req.resume()
-    const agent = await agents.assign(pathId(params.agent_id, 'agent'), pathId(params.pipeline_id, 'pipeline'))
+    const agent = await agents.assign(
+      pathId(params.agent_id, 'agent'),
+      pathId(params.pipeline_id, 'pipeline'),
+    )
     sendJson(res, 200, agentView(agent))
   })
 
@@ -81,7 +101,10 @@ export function registerPipelineRoutes(
     await guard.require(req, 'admin:write')
     const raw = await readBody(req, deps.maxBodyBytes)
     const type = String(req.headers['content-type'] ?? '')
-    const doc = YAML_TYPES.test(type) || !type.includes('json') ? parsePipelineDefinition(raw.toString('utf8')) : parseJson(raw)
+    const doc =
+      YAML_TYPES.test(type) || !type.includes('json')
+        ? parsePipelineDefinition(raw.toString('utf8'))
+        : parseJson(raw)
     const body = checkCreate(doc)
     const { record, created } = await pipelines.upsert(input(body, body.pipeline_id))
     sendJson(res, created ? 201 : 200, pipelines.view(record))

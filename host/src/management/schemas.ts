@@ -57,6 +57,7 @@ export function validator<T extends TSchema>(schema: T) {
 
 /** Validate an id from the path; 404 for ids that cannot exist. */
 export function pathId(value: string | undefined, kind: string): string {
-  if (!value || !PathId.Check(value)) throw new GovError('not_found', `${kind} ${value ?? ''} does not exist`, 404)
+  if (!value || !PathId.Check(value))
+    throw new GovError('not_found', `${kind} ${value ?? ''} does not exist`, 404)
   return value
 }

@@ -1,5 +1,5 @@
 import type { StepCounter, StepMetrics } from '@gov/core'
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 
 /**
  * The Prometheus registry of one gateway: the spec's key metrics, per-step and

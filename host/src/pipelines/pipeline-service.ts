@@ -66,7 +66,8 @@ export class PipelineService {
 
   /** Create or replace (import). `created` tells which. */
   async upsert(input: PipelineInput): Promise<{ record: PipelineRecord; created: boolean }> {
-    if (await this.store.getPipeline(input.pipeline_id)) return { record: await this.update(input), created: false }
+    if (await this.store.getPipeline(input.pipeline_id))
+      return { record: await this.update(input), created: false }
     return { record: await this.create(input), created: true }
   }
 

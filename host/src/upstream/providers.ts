@@ -25,16 +25,37 @@ export class ProviderRouter {
   readonly #anthropicOpenAi: Provider
 
   constructor(urls: { openaiBaseUrl: string; anthropicBaseUrl: string }) {
-    this.#openai = { name: 'openai', format: 'openai', baseUrl: urls.openaiBaseUrl, path: '/chat/completions', keyName: 'OPENAI_API_KEY' }
-    this.#anthropic = { name: 'anthropic', format: 'anthropic', baseUrl: urls.anthropicBaseUrl, path: '/v1/messages', keyName: 'ANTHROPIC_API_KEY' }
-    this.#anthropicOpenAi = { ...this.#anthropic, name: 'anthropic-openai', format: 'openai', path: '/v1/chat/completions' }
+    this.#openai = {
+      name: 'openai',
+      format: 'openai',
+      baseUrl: urls.openaiBaseUrl,
+      path: '/chat/completions',
+      keyName: 'OPENAI_API_KEY',
+    }
+    this.#anthropic = {
+      name: 'anthropic',
+      format: 'anthropic',
+      baseUrl: urls.anthropicBaseUrl,
+      path: '/v1/messages',
+      keyName: 'ANTHROPIC_API_KEY',
+    }
+    this.#anthropicOpenAi = {
+      ...this.#anthropic,
+      name: 'anthropic-openai',
+      format: 'openai',
+      path: '/v1/chat/completions',
+    }
   }
 
   route(format: Vendor, model: string): Provider {
     const anthropicModel = /^claude[-.]/i.test(model)
     if (format === 'openai') return anthropicModel ? this.#anthropicOpenAi : this.#openai
     if (!anthropicModel && /^(gpt-|o\d|chatgpt-|text-|davinci|babbage)/i.test(model)) {
-      throw new GovError('model_not_supported', `model "${model}" is an OpenAI model; call it through /v1/chat/completions`, 400)
+      throw new GovError(
+        'model_not_supported',
+        `model "${model}" is an OpenAI model; call it through /v1/chat/completions`,
+        400,
+      )
     }
     return this.#anthropic
   }

@@ -21,7 +21,12 @@ export class UpstreamClient {
 
   constructor(private readonly options: { timeoutMs: number; connections?: number }) {}
 
-  async send(provider: Provider, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+  async send(
+    provider: Provider,
+    headers: Record<string, string>,
+    body: string,
+    signal?: AbortSignal,
+  ): Promise<UpstreamResponse> {
     const url = new URL(provider.baseUrl + provider.path)
     const pool = this.#pool(url.origin)
     try {
@@ -41,12 +46,20 @@ export class UpstreamClient {
     } catch (err) {
       const code = (err as { code?: string }).code ?? ''
       if (TIMEOUT_CODES.has(code)) {
-        throw new GovError('upstream_timeout', `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`, 504)
+        throw new GovError(
+          'upstream_timeout',
+          `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`,
+          504,
+        )
       }
       if (code === 'UND_ERR_ABORTED' || (err as Error).name === 'AbortError') {
         throw new GovError('client_closed', 'the caller closed the connection', 499)
       }
-      throw new GovError('upstream_unreachable', `provider ${provider.name} is unreachable (${code || (err as Error).message})`, 502)
+      throw new GovError(
+        'upstream_unreachable',
+        `provider ${provider.name} is unreachable (${code || (err as Error).message})`,
+        502,
+      )
     }
   }
 
@@ -58,7 +71,11 @@ export class UpstreamClient {
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin)
     if (!pool) {
-      pool = new Pool(origin, { connections: this.options.connections ?? 128, pipelining: 1, keepAliveTimeout: 30_000 })
+      pool = new Pool(origin, {
+        connections: this.options.connections ?? 128,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+      })
       this.#pools.set(origin, pool)
     }
     return pool

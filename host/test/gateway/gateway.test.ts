@@ -21,7 +21,18 @@ describe('gateway request walk', () => {
 
   before(async () => {
     t = await startTestGateway()
-    await t.createPipeline('fx', 'standard', onlySteps('standard', { fx_pass: {}, fx_block: {}, fx_second: {}, fx_respond: {}, fx_edit: {}, fx_throw: {} }))
+    await t.createPipeline(
+      'fx',
+      'standard',
+      onlySteps('standard', {
+        fx_pass: {},
+        fx_block: {},
+        fx_second: {},
+        fx_respond: {},
+        fx_edit: {},
+        fx_throw: {},
+      }),
+    )
     key = await t.createAgent('agent-fx', 'fx')
   })
   after(() => t.close())
@@ -83,7 +94,11 @@ describe('gateway request walk', () => {
   })
 
   it('edits text in place upstream and restores it in the answer', async () => {
-    const res = await t.call('/v1/chat/completions', chat('my secret plan', { temperature: 0.2, user: 'u1', custom_field: { a: 1 } }), { key })
+    const res = await t.call(
+      '/v1/chat/completions',
+      chat('my secret plan', { temperature: 0.2, user: 'u1', custom_field: { a: 1 } }),
+      { key },
+    )
     const sent = t.mock.requests.at(-1)?.body as Record<string, unknown> & { messages: { content: string }[] }
     assert.equal(sent.messages[0].content, 'my [HIDDEN] plan')
     assert.equal(sent.temperature, 0.2)
@@ -92,7 +107,11 @@ describe('gateway request walk', () => {
   })
 
   it('does the same for a streamed answer, re-chunked as SSE', async () => {
-    const res = await t.call('/v1/chat/completions', chat('stream my secret', { stream: true, stream_options: { include_usage: true } }), { key })
+    const res = await t.call(
+      '/v1/chat/completions',
+      chat('stream my secret', { stream: true, stream_options: { include_usage: true } }),
+      { key },
+    )
     assert.equal(res.status, 200)
     assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/)
     const chunks = res.text
@@ -111,7 +130,11 @@ describe('gateway request walk', () => {
     const res = await t.call('/v1/chat/completions', chat('boom'), { key })
     assert.equal(res.status, 500)
     assert.equal(res.body.error.code, 'GOV_ERR_STEP_FAILED')
-    await t.createPipeline('fx-open', 'standard', onlySteps('standard', { fx_throw: { on_error: 'fail_open' }, fx_pass: {} }))
+    await t.createPipeline(
+      'fx-open',
+      'standard',
+      onlySteps('standard', { fx_throw: { on_error: 'fail_open' }, fx_pass: {} }),
+    )
     const openKey = await t.createAgent('agent-open', 'fx-open')
     const ok = await t.call('/v1/chat/completions', chat('boom'), { key: openKey })
     assert.equal(ok.status, 200)
@@ -129,22 +152,38 @@ describe('gateway request walk', () => {
   })
 
   it('lets a flag tighten but not relax unless the pipeline allows it', async () => {
-    await t.createPipeline('fx-lenient', 'standard', onlySteps('standard', { fx_block: { strictness: 'off' } }))
+    await t.createPipeline(
+      'fx-lenient',
+      'standard',
+      onlySteps('standard', { fx_block: { strictness: 'off' } }),
+    )
     const lenientKey = await t.createAgent('agent-lenient', 'fx-lenient')
     const lenient = await t.call('/v1/chat/completions', chat('forbidden'), { key: lenientKey })
     assert.equal(lenient.status, 200, lenient.text)
-    const tightened = await t.call('/v1/chat/completions', chat('forbidden'), { key: lenientKey, headers: { 'x-gov-flags': 'fx=on' } })
+    const tightened = await t.call('/v1/chat/completions', chat('forbidden'), {
+      key: lenientKey,
+      headers: { 'x-gov-flags': 'fx=on' },
+    })
     assert.equal(tightened.status, 403)
 
-    const relax = await t.call('/v1/chat/completions', chat('forbidden'), { key, headers: { 'x-gov-flags': 'mode=observe' } })
+    const relax = await t.call('/v1/chat/completions', chat('forbidden'), {
+      key,
+      headers: { 'x-gov-flags': 'mode=observe' },
+    })
     assert.equal(relax.status, 403)
     assert.equal(relax.body.error.code, 'flag_not_allowed')
 
     await t.createPipeline('fx-relaxable', 'standard', onlySteps('standard', { fx_block: {} }), ['mode'])
     const relaxKey = await t.createAgent('agent-relax', 'fx-relaxable')
-    const observed = await t.call('/v1/chat/completions', chat('forbidden'), { key: relaxKey, headers: { 'x-gov-flags': 'mode=observe' } })
+    const observed = await t.call('/v1/chat/completions', chat('forbidden'), {
+      key: relaxKey,
+      headers: { 'x-gov-flags': 'mode=observe' },
+    })
     assert.equal(observed.status, 200)
-    const enforced = await t.call('/v1/chat/completions', chat('forbidden'), { key: relaxKey, headers: { 'X-Gov-Flags': 'mode=enforce' } })
+    const enforced = await t.call('/v1/chat/completions', chat('forbidden'), {
+      key: relaxKey,
+      headers: { 'X-Gov-Flags': 'mode=enforce' },
+    })
     assert.equal(enforced.status, 403)
   })
 
@@ -154,7 +193,10 @@ describe('gateway request walk', () => {
       assert.equal(res.status, 400, flags)
       assert.equal(res.body.error.code, 'invalid_flags')
     }
-    const session = await t.call('/v1/chat/completions', chat('hi'), { key, headers: { 'x-gov-session': 'x'.repeat(300) } })
+    const session = await t.call('/v1/chat/completions', chat('hi'), {
+      key,
+      headers: { 'x-gov-session': 'x'.repeat(300) },
+    })
     assert.equal(session.status, 400)
   })
 
@@ -162,7 +204,10 @@ describe('gateway request walk', () => {
     await t.createPipeline('fx-live', 'standard', onlySteps('standard', { fx_pass: {} }))
     const liveKey = await t.createAgent('agent-live', 'fx-live')
     assert.equal((await t.call('/v1/chat/completions', chat('forbidden'), { key: liveKey })).status, 200)
-    const upd = await t.admin('PUT', '/pipelines/fx-live', { preset: 'standard', overrides: onlySteps('standard', { fx_block: {} }) })
+    const upd = await t.admin('PUT', '/pipelines/fx-live', {
+      preset: 'standard',
+      overrides: onlySteps('standard', { fx_block: {} }),
+    })
     assert.equal(upd.status, 200)
     assert.equal(upd.body.version, 2)
     assert.equal((await t.call('/v1/chat/completions', chat('forbidden'), { key: liveKey })).status, 403)
@@ -216,7 +261,11 @@ describe('gateway authentication and bad input', () => {
       ['/v1/chat/completions', undefined, { model: 'gpt-4o', messages: [{ role: 'wizard', content: 'x' }] }],
       ['/v1/messages', undefined, { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'x' }] }],
       ['/v1/messages', undefined, { model: 'claude-sonnet-4-6', max_tokens: 5, messages: 'x' }],
-      ['/v1/messages', undefined, { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }],
+      [
+        '/v1/messages',
+        undefined,
+        { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] },
+      ],
     ]
     for (const [path, raw, body] of cases) {
       const res = await t.call(path as '/v1/messages', body, { key, ...(raw === undefined ? {} : { raw }) })

@@ -5,7 +5,12 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type MockProvider, startMockProvider } from '../../src/testing/mock-provider.js'
 import { onlySteps, startTestGateway } from '../../src/testing/test-gateway.js'
-import { dropSchema, skipWithoutDatabase, TEST_DATABASE_URL, uniqueSchema } from '../storage/postgres-schema.js'
+import {
+  dropSchema,
+  skipWithoutDatabase,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+} from '../storage/postgres-schema.js'
 
 const chat = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] })
 
@@ -17,7 +22,8 @@ describe('pipelines, agents and keys survive a restart', () => {
   after(() => mock.close())
 
   async function survives(env: NodeJS.ProcessEnv, schema: string | undefined, storage: string) {
-    const start = () => startTestGateway({ mock, env, ...(schema ? { start: { databaseSchema: schema } } : {}) })
+    const start = () =>
+      startTestGateway({ mock, env, ...(schema ? { start: { databaseSchema: schema } } : {}) })
     const first = await start()
     let key: string
     try {
@@ -32,8 +38,16 @@ describe('pipelines, agents and keys survive a restart', () => {
       const pipeline = await second.admin('GET', '/pipelines/kept')
       assert.equal(pipeline.status, 200)
       assert.equal(pipeline.body.steps.find((s: { name: string }) => s.name === 'fx_block').status, 'active')
-      assert.equal((await second.call('/v1/chat/completions', chat('hello'), { key })).status, 200, 'the key still works')
-      assert.equal((await second.call('/v1/chat/completions', chat('forbidden'), { key })).status, 403, 'the pipeline still applies')
+      assert.equal(
+        (await second.call('/v1/chat/completions', chat('hello'), { key })).status,
+        200,
+        'the key still works',
+      )
+      assert.equal(
+        (await second.call('/v1/chat/completions', chat('forbidden'), { key })).status,
+        403,
+        'the pipeline still applies',
+      )
     } finally {
       await second.close()
     }
@@ -58,7 +72,8 @@ describe('pipelines, agents and keys survive a restart', () => {
   })
 })
 
-const skipScaleOut = skipWithoutDatabase || (process.env.GOV_TEST_REDIS_URL ? false : 'GOV_TEST_REDIS_URL not set')
+const skipScaleOut =
+  skipWithoutDatabase || (process.env.GOV_TEST_REDIS_URL ? false : 'GOV_TEST_REDIS_URL not set')
 
 describe('two replicas sharing PostgreSQL and Redis', { skip: skipScaleOut }, () => {
   it('see each other\u2019s pipeline updates, reassignments and key rotations on the next call', async () => {
@@ -73,14 +88,33 @@ describe('two replicas sharing PostgreSQL and Redis', { skip: skipScaleOut }, ()
       const key = await a.createAgent('shared-agent', 'shared')
       // B caches the agent, the pipeline and its chain.
       assert.equal((await b.call('/v1/chat/completions', chat('forbidden'), { key })).status, 200)
-      assert.equal((await a.admin('PUT', '/pipelines/shared', { preset: 'standard', overrides: onlySteps('standard', { fx_block: {} }) })).status, 200)
+      assert.equal(
+        (
+          await a.admin('PUT', '/pipelines/shared', {
+            preset: 'standard',
+            overrides: onlySteps('standard', { fx_block: {} }),
+          })
+        ).status,
+        200,
+      )
       await new Promise((r) => setTimeout(r, 100))
-      assert.equal((await b.call('/v1/chat/completions', chat('forbidden'), { key })).status, 403, 'B sees the update')
+      assert.equal(
+        (await b.call('/v1/chat/completions', chat('forbidden'), { key })).status,
+        403,
+        'B sees the update',
+      )
 
       const rotated = await a.admin('POST', '/agents/shared-agent/rotate-key')
       await new Promise((r) => setTimeout(r, 100))
-      assert.equal((await b.call('/v1/chat/completions', chat('hi'), { key })).status, 401, 'B drops the old key')
-      assert.equal((await b.call('/v1/chat/completions', chat('hi'), { key: rotated.body.api_key })).status, 200)
+      assert.equal(
+        (await b.call('/v1/chat/completions', chat('hi'), { key })).status,
+        401,
+        'B drops the old key',
+      )
+      assert.equal(
+        (await b.call('/v1/chat/completions', chat('hi'), { key: rotated.body.api_key })).status,
+        200,
+      )
     } finally {
       await a.close()
       await b.close()

@@ -17,7 +17,10 @@ describe('health and metrics', () => {
     assert.deepEqual(await live.json(), { status: 'ok' })
     const ready = await fetch(`${t.url}/health/ready`)
     assert.equal(ready.status, 200)
-    assert.deepEqual(await ready.json(), { status: 'ok', checks: { database: 'ok', policy: 'ok', redis: 'ok' } })
+    assert.deepEqual(await ready.json(), {
+      status: 'ok',
+      checks: { database: 'ok', policy: 'ok', redis: 'ok' },
+    })
     const legacy = await fetch(`${t.url}/health`)
     const body = (await legacy.json()) as { status: string; storage: string; version: string }
     assert.equal(legacy.status, 200)
@@ -30,7 +33,11 @@ describe('health and metrics', () => {
     await t.createPipeline('slow', 'standard', onlySteps('standard', { fx_slow: {} }))
     const key = await t.createAgent('slow-agent', 'slow')
     // The stored pipeline's chain is built on its first call; it waits for readiness.
-    const pending = t.call('/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }, { key })
+    const pending = t.call(
+      '/v1/chat/completions',
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+      { key },
+    )
     await new Promise((r) => setTimeout(r, 100))
     const starting = await fetch(`${t.url}/health/startup`)
     assert.equal(starting.status, 503)
@@ -45,10 +52,20 @@ describe('health and metrics', () => {
     assert.equal((await t.admin('GET', '/metrics', undefined, { key: null })).status, 401)
     const res = await t.admin('GET', '/metrics')
     assert.equal(res.status, 200)
-    for (const name of ['gov_http_requests_total', 'gov_pipeline_blocks_total', 'gov_pii_detections_total', 'gov_capability_tokens_total', 'gov_active_agents', 'gov_step_duration_seconds']) {
+    for (const name of [
+      'gov_http_requests_total',
+      'gov_pipeline_blocks_total',
+      'gov_pii_detections_total',
+      'gov_capability_tokens_total',
+      'gov_active_agents',
+      'gov_step_duration_seconds',
+    ]) {
       assert.match(res.text, new RegExp(`# TYPE ${name} `), name)
     }
-    assert.match(res.text, /gov_http_requests_total\{method="POST",path="\/v1\/chat\/completions",status="200"\} \d/)
+    assert.match(
+      res.text,
+      /gov_http_requests_total\{method="POST",path="\/v1\/chat\/completions",status="200"\} \d/,
+    )
     assert.match(res.text, /gov_step_duration_seconds_count\{step="fx_slow",phase="request"\} 1/)
     assert.match(res.text, /gov_active_agents 1/)
   })
@@ -59,7 +76,15 @@ describe('health and metrics', () => {
     const res = await t.admin('GET', '/health/overview')
     assert.equal(res.status, 200)
     const scores = res.body.agents.map((a: { score: number }) => a.score)
-    assert.deepEqual(scores, [...scores].sort((a, b) => a - b))
-    assert.ok(res.body.agents.every((a: { agent_id: string; score: number }) => typeof a.agent_id === 'string' && a.score >= 0 && a.score <= 100))
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => a - b),
+    )
+    assert.ok(
+      res.body.agents.every(
+        (a: { agent_id: string; score: number }) =>
+          typeof a.agent_id === 'string' && a.score >= 0 && a.score <= 100,
+      ),
+    )
   })
 })
