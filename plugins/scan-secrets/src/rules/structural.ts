@@ -1,0 +1,255 @@
+/**
+ * Secrets recognised by their structure rather than a vendor prefix: private
+ * key blocks, JWTs, passwords inside URLs, credentials on curl command lines
+ * and in Authorization headers.
+ */
+import { effectiveEntropyThreshold, shannonEntropy } from '../entropy.js'
+import { isPlaceholder } from '../placeholder.js'
+import { PRIORITY, patternRule, type RuleVerdict, type SecretRule } from '../rule.js'
+import { decodeBase64, printableRatio } from '../validators.js'
+
+/** Base64 characters in a PEM body, ignoring line breaks (real or JSON-escaped) and RFC 1421 headers. */
+function pemBodyLength(block: string): number {
+  const body = block
+    .replace(/^-----BEGIN[^\n\\]*?-----/, '')
+    .replace(/-----END[\s\S]*$/, '')
+    .replace(/\\[nr]/g, '\n')
+    .replace(/^[\w-]+:.*$/gm, '')
+  let count = 0
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i)
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47) count++
+  }
+  return count
+}
+
+const pemBody =
+  (min: number, score: number): SecretRule['validate'] =>
+  (secret) =>
+    pemBodyLength(secret) >= min ? { score } : false
+
+/** A JWT header must decode to JSON naming an algorithm. */
+function validateJwt(secret: string): RuleVerdict {
+  const [header, payload] = secret.split('.')
+  const decoded = decodeBase64(header)
+  if (decoded === undefined || !decoded.includes('"alg"')) return false
+  let score = 0.8
+  try {
+    const parsed: unknown = JSON.parse(decoded)
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { alg?: unknown }).alg === 'string')
+      score = 0.95
+  } catch {
+    // A header that only resembles JSON is still a token someone pasted; keep it with less confidence.
+  }
+  const body = decodeBase64(payload)
+  if (body === undefined || printableRatio(body) < 0.7) score -= 0.15
+  return { score }
+}
+
+/** A password or token taken from a URL or command line must not be a placeholder or a variable. */
+function credentialVerdict(value: string, score: number, minEntropy = 2): RuleVerdict {
+  const v = safeDecodeUri(value)
+  if (v.length < 4 || isPlaceholder(v, 'strict')) return false
+  if (/^\d{1,5}$/.test(v)) return false
+  if (shannonEntropy(v) < effectiveEntropyThreshold(v.length, minEntropy)) return false
+  return { score }
+}
+
+function safeDecodeUri(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+/** Hosts reserved for documentation (RFC 2606): credentials in their URLs are examples. */
+const DOCUMENTATION_HOST = /^(?:[\w-]+\.)*example\.(?:com|org|net)$|\.(?:example|invalid|test)$/i
+
+/** The password of a URL's userinfo; `match.index` is where the URL starts. */
+function validateUrlPassword(
+  user: string,
+  password: string,
+  match: RegExpExecArray,
+  score: number,
+): RuleVerdict {
+  const at = match.index + match[0].length
+  const host = /^[\w.-]+/.exec(match.input.slice(at))?.[0] ?? ''
+  if (DOCUMENTATION_HOST.test(host)) return false
+  if (user && user === password) return false
+  return credentialVerdict(password, score)
+}
+
+/** `user:password` from a curl `-u` argument, quotes removed; the password, or the user when it is a bare token. */
+function validateCurlUser(secret: string): RuleVerdict {
+  const cred = secret.replace(/^["']|["']$/g, '')
+  if (isPlaceholder(cred, 'basic')) return false
+  const colon = cred.indexOf(':')
+  if (colon < 0) return false
+  const strip = (s: string) => s.replace(/^["']|["']$/g, '')
+  const user = strip(cred.slice(0, colon))
+  const password = strip(cred.slice(colon + 1))
+  if (!password) return user ? credentialVerdict(user, 0.8, 2.5) : false
+  if (user && isPlaceholder(user, 'basic') && isPlaceholder(password, 'basic')) return false
+  if (user === password) return false
+  return credentialVerdict(password, 0.85)
+}
+
+/** The credential of an Authorization header; Basic credentials must decode to `user:password`. */
+function validateAuthorization(secret: string, match: RegExpExecArray): RuleVerdict {
+  const scheme = (match.groups?.scheme ?? '').toLowerCase()
+  if (isPlaceholder(secret, 'strict')) return false
+  if (scheme === 'basic') {
+    const decoded = decodeBase64(secret)
+    if (decoded === undefined) return false
+    return decoded.includes(':') && printableRatio(decoded) > 0.9 ? { score: 0.9 } : { score: 0.6 }
+  }
+  if (shannonEntropy(secret) < effectiveEntropyThreshold(secret.length, 2.75)) return false
+  return { score: 0.85 }
+}
+
+const DB_SCHEMES =
+  'postgres(?:ql)?|mysql[x2]?|mariadb|mongodb(?:\\+srv)?|rediss?|valkey|amqps?|mssql|sqlserver|oracle|cockroach(?:db)?|clickhouse|couchdbs?|neo4j(?:\\+s|\\+ssc)?|bolt|cassandra|memcached|nats|mqtts?|kafka|snowflake|db2|jdbc:[a-z0-9]+(?::[a-z0-9]+)?|r2dbc:[a-z0-9]+|sqlalchemy'
+
+/** `://`, also JSON-escaped (`:\/\/`). */
+const SLASHES = String.raw`:(?://|\\/\\/)`
+/** The host after the userinfo, then the end of the authority. */
+const HOST_AHEAD = String.raw`@(?=[\w.\[\]%-]+(?:[:/?#\s'"\x60<>,;)\\]|$))`
+/** The password may contain `@`: it ends at the `@` that is followed by a host. */
+const PASSWORD = String.raw`[^/\s'"\x60<>]{1,200}?`
+const USER = String.raw`[^:@/\s'"\x60<>]*`
+
+export const STRUCTURAL_RULES: readonly SecretRule[] = [
+  patternRule({
+    id: 'private-key',
+    kind: 'private_key',
+    keywords: ['-----begin'],
+    pattern:
+      '-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN)[\\s\\S]){0,32000}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----',
+    placeholders: 'none',
+    score: 1,
+    validate: pemBody(64, 1),
+  }),
+  // A key cut short (a truncated paste, a model that stopped mid-answer) still leaks most of the key.
+  patternRule({
+    id: 'private-key-truncated',
+    kind: 'private_key',
+    keywords: ['-----begin'],
+    pattern: '-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\s\\\\]{64,}',
+    placeholders: 'none',
+    priority: PRIORITY.structural - 1,
+    validate: pemBody(64, 0.9),
+  }),
+  patternRule({
+    id: 'putty-private-key',
+    kind: 'private_key',
+    keywords: ['putty-user-key-file'],
+    pattern: 'PuTTY-User-Key-File-\\d:[\\s\\S]{0,20000}?Private-MAC:\\s*[0-9a-f]+',
+    placeholders: 'none',
+    score: 1,
+  }),
+  patternRule({
+    id: 'jwt',
+    kind: 'jwt',
+    keywords: ['eyj'],
+    pattern: '(?<![A-Za-z0-9_\\-+/])(?<secret>eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*)',
+    placeholders: 'none',
+    validate: validateJwt,
+  }),
+  patternRule({
+    id: 'database-url',
+    kind: 'database_url',
+    keywords: [
+      'postgres',
+      'mysql',
+      'mariadb',
+      'mongodb',
+      'redis',
+      'valkey',
+      'amqp',
+      'mssql',
+      'sqlserver',
+      'oracle',
+      'cockroach',
+      'clickhouse',
+      'couchdb',
+      'neo4j',
+      'bolt',
+      'cassandra',
+      'memcached',
+      'nats',
+      'mqtt',
+      'kafka',
+      'snowflake',
+      'db2',
+      'jdbc',
+      'r2dbc',
+    ],
+    pattern: String.raw`\b(?:${DB_SCHEMES})(?:\+[a-z0-9]+)?${SLASHES}(?<user>${USER}):(?<secret>${PASSWORD})${HOST_AHEAD}`,
+    flags: 'i',
+    placeholders: 'none',
+    score: 0.95,
+    validate: (secret, match) => validateUrlPassword(match.groups?.user ?? '', secret, match, 0.95),
+  }),
+  patternRule({
+    id: 'url-credentials',
+    kind: 'url_credentials',
+    keywords: ['://', ':\\/\\/'],
+    pattern: String.raw`\b(?:https?|ftps?|sftp|ssh|git|smtps?|imaps?|pop3s?|ldaps?|wss?|svn|rsync|dav|webdavs?)${SLASHES}(?<secret>${USER}:${PASSWORD})${HOST_AHEAD}`,
+    flags: 'i',
+    placeholders: 'none',
+    priority: PRIORITY.contextual,
+    validate: (secret, match) => {
+      const colon = secret.indexOf(':')
+      return validateUrlPassword(secret.slice(0, colon), secret.slice(colon + 1), match, 0.85)
+    },
+  }),
+  // curl -u / --user user:password, possibly on a continued line of the same command.
+  patternRule({
+    id: 'curl-basic-auth',
+    kind: 'basic_auth',
+    keywords: ['curl'],
+    pattern:
+      '\\bcurl\\b(?:[^\\n]|\\\\\\r?\\n){0,2000}?\\s(?:-u|--user)(?:=|[ \\t]{1,5})["\']?(?<secret>"[^"\\n]{1,200}"(?::"[^"\\n]{0,200}")?|\'[^\'\\n]{1,200}\'|[^\\s"\'|;&]{1,200}?(?::(?:"[^"\\n]{0,200}"|\'[^\'\\n]{0,200}\'))?)["\']?(?=\\s|$)',
+    placeholders: 'none',
+    priority: PRIORITY.contextual,
+    validate: validateCurlUser,
+  }),
+  patternRule({
+    id: 'mysql-cli-password',
+    kind: 'basic_auth',
+    keywords: ['mysql', 'mariadb'],
+    pattern:
+      '\\b(?:mysql|mysqldump|mysqladmin|mariadb)\\b[^\\n]{0,300}?\\s-p(?<secret>[^\\s\'"-][^\\s\'"]{3,100})',
+    placeholders: 'none',
+    priority: PRIORITY.contextual,
+    validate: (secret) => credentialVerdict(secret, 0.8),
+  }),
+  patternRule({
+    id: 'authorization-header',
+    kind: 'auth_header',
+    keywords: ['authorization'],
+    pattern:
+      '\\b(?:proxy-)?authorization\\\\?["\']?\\s*[:=]\\s*\\\\?["\']?(?:(?<scheme>bearer|basic|token|api-?token|apikey|api-key|bot|sso-key|key|otoken|pat)\\s+)?(?<secret>[A-Za-z0-9_~+/=.@:-]{8,4000})',
+    flags: 'i',
+    placeholders: 'none',
+    priority: PRIORITY.contextual,
+    validate: validateAuthorization,
+  }),
+  // API-key headers passed to curl: -H "X-Api-Key: …", --header 'Token: …'.
+  patternRule({
+    id: 'curl-api-key-header',
+    kind: 'auth_header',
+    keywords: ['-h', '--header'],
+    pattern:
+      '(?:\\s-H|--header)(?:=|[ \\t]{1,5})["\'](?<name>[\\w-]*(?:api-?key|token|secret|access-?key|auth)[\\w-]*)\\s*:\\s*(?<secret>[A-Za-z0-9_~+/=.@:-]{8,4000})["\']',
+    flags: 'i',
+    placeholders: 'none',
+    priority: PRIORITY.contextual,
+    validate: (secret) => {
+      if (isPlaceholder(secret, 'strict')) return false
+      if (shannonEntropy(secret) < effectiveEntropyThreshold(secret.length, 2.75)) return false
+      return { score: 0.8 }
+    },
+  }),
+]
