@@ -16,6 +16,26 @@ export interface Preset {
 
 const step = (name: string, settings: Record<string, unknown> = {}): PresetStep => ({ name, settings })
 
+/** The enforcing presets' steps, in chain order, with per-step settings where a preset differs from the defaults. */
+function enforcingSteps(settings: Record<string, Record<string, unknown>>): PresetStep[] {
+  return [
+    'break_circuit',
+    'guard_loops',
+    'filter_tools',
+    'detect_injection',
+    'scan_secrets',
+    'detect_pii',
+    'detect_business',
+    'track_taint',
+    'constrain_output',
+    'track_cost',
+    'dedupe',
+  ].map((name) => step(name, settings[name]))
+}
+
+/** strict's injection settings: a lower threshold than the step's default. */
+const STRICT_INJECTION: Record<string, unknown> = {}
+
 /**
  * The presets. Order is chain order: cheap gates first (circuit, loops, tools),
  * then the content detectors (injection before PII so the injection detector
@@ -43,37 +63,18 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     description:
       'Enforcing defaults: blocks injection, redacts secrets, masks PII and restores it in the answer, tracks taint, loops, cost and duplicates.',
     mode: 'enforce',
-    steps: [
-      step('break_circuit'),
-      step('guard_loops'),
-      step('filter_tools'),
-      step('detect_injection'),
-      step('scan_secrets'),
-      step('detect_pii'),
-      step('detect_business'),
-      step('track_taint'),
-      step('constrain_output'),
-      step('track_cost'),
-      step('dedupe'),
-    ],
+    steps: enforcingSteps({}),
   },
   strict: {
     name: 'strict',
     description:
-      'For regulated data: the standard steps with lower detection thresholds, and PII and secrets blocked instead of masked.',
+      'For regulated data: the standard steps with a lower injection threshold, PII and secrets blocked instead of masked, and confidential business data blocked.',
     mode: 'enforce',
-    steps: [
-      step('break_circuit'),
-      step('guard_loops'),
-      step('filter_tools'),
-      step('detect_injection'),
-      step('scan_secrets'),
-      step('detect_pii'),
-      step('detect_business'),
-      step('track_taint'),
-      step('constrain_output'),
-      step('track_cost'),
-      step('dedupe'),
-    ],
+    steps: enforcingSteps({
+      detect_injection: STRICT_INJECTION,
+      scan_secrets: { action: 'block' },
+      detect_pii: { action: 'block' },
+      detect_business: { block_level: 'confidential' },
+    }),
   },
 }
