@@ -33,8 +33,11 @@ function enforcingSteps(settings: Record<string, Record<string, unknown>>): Pres
   ].map((name) => step(name, settings[name]))
 }
 
-/** strict's injection settings: a lower threshold than the step's default. */
-const STRICT_INJECTION: Record<string, unknown> = {}
+/**
+ * strict's injection thresholds, below the step's 0.7 defaults: on the dev data 0.6 keeps the same
+ * false-positive rate on direct prompts, and 0.5 on tool results raises indirect recall from 68% to 86%.
+ */
+const STRICT_INJECTION: Record<string, unknown> = { threshold: 0.6, tool_result_threshold: 0.5 }
 
 /**
  * The presets. Order is chain order: cheap gates first (circuit, loops, tools),

@@ -1,0 +1,71 @@
+/**
+ * Cost per KB of the detector on realistic 1 KB texts (uncached), median and
+ * p99, for a user prompt and a tool result, plus a 200 KB document. Run by
+ * hand: `node plugins/detect-injection/dist/eval/speed.js`.
+ */
+import { performance } from 'node:perf_hooks'
+import { InjectionDetector } from '../src/detector.js'
+import type { Channel } from '../src/match-rules.js'
+
+const PROMPT =
+  'I am planning a two-week trip through Japan in April with my partner and we would like to see both the big cities and some quieter places in the countryside. ' +
+  'We are interested in food, temples, gardens and hiking, and we do not want to spend more than about 150 euros per day for the two of us including hotels. ' +
+  'Could you suggest an itinerary that starts in Tokyo and ends in Osaka, with realistic travel times between the stops, and tell us which rail pass makes sense? ' +
+  'Please also mention which places tend to be crowded during cherry blossom season, what we should book in advance, and a few local dishes to try in each region. ' +
+  'If possible, format the answer as a day-by-day table and add a short packing list at the end. We both speak a little Japanese, so phrases are welcome too. '
+const EMAIL =
+  'SUBJECT: Your card has been charged $373.52|EMAIL_FROM: Billing <billing@example.com>|RECEIVED DATE: Tue, 22 Feb 2022 21:49:18 +0000|CONTENT:\n\n' +
+  'Hi David,\nYour debit card ending 4605 was preauthorized for $373.52. The settled amount may be different from this initial charge and will be withdrawn from your company checking account ending 7681.\n' +
+  'If you have any questions, just reply to this email. If this transaction is in error, you can raise a dispute from the dashboard.\n' +
+  'You are receiving notifications for Moonchaser on outgoing transactions over $100.00. Sent with care from Example Technologies Inc., 660 Mission Street, San Francisco, CA 94105.\n' +
+  'Manage your notification settings at any time from the account page. This message was sent to david@example.com because you are an administrator of the account. '
+
+function toSize(text: string, size: number): string {
+  let out = text
+  while (out.length < size) out += text
+  return out.slice(0, size)
+}
+
+function measure(
+  detector: InjectionDetector,
+  base: string,
+  channel: Channel,
+  size: number,
+  runs: number,
+): number[] {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    // A fresh variant each run, as an uncached text would be.
+    const text = `${i} ${toSize(base, size - String(i).length - 1)}`
+    const start = performance.now()
+    detector.analyze(text, channel)
+    times.push(performance.now() - start)
+  }
+  return times.sort((a, b) => a - b)
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+}
+
+function main(): void {
+  const detector = InjectionDetector.load()
+  measure(detector, PROMPT, 'direct', 1024, 300)
+  console.log('| text | size | median ms | p99 ms | median ms/KB |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const [name, base, channel] of [
+    ['user prompt', PROMPT, 'direct'],
+    ['tool result (email)', EMAIL, 'tool'],
+  ] as const) {
+    const t = measure(detector, base, channel, 1024, 2000)
+    console.log(
+      `| ${name} | 1 KB | ${quantile(t, 0.5).toFixed(3)} | ${quantile(t, 0.99).toFixed(3)} | ${quantile(t, 0.5).toFixed(3)} |`,
+    )
+  }
+  const big = measure(detector, EMAIL, 'tool', 200 * 1024, 10)
+  console.log(
+    `| tool result (email) | 200 KB | ${quantile(big, 0.5).toFixed(1)} | ${quantile(big, 0.99).toFixed(1)} | ${(quantile(big, 0.5) / 200).toFixed(3)} |`,
+  )
+}
+
+main()

@@ -1,0 +1,283 @@
+/**
+ * The detector: normalise a text, run the rules on it and on anything hidden
+ * or encoded in it, score it with the linear model window by window, and
+ * combine both into one score in 0..1. Pure and synchronous; the step caches
+ * its results per text.
+ */
+
+import { contextOverlap } from './context-fit.js'
+import { findPayloads } from './decode-payloads.js'
+import type { Combiner } from './linear-model.js'
+import { LinearModel } from './linear-model.js'
+import { type Channel, lowerCaseInPlace, matchRules, type RuleHit, sumRuleWeights } from './match-rules.js'
+import { type NormalizedText, normalizeText, originalSpan } from './normalize.js'
+import { ALL_RULES, type Rule } from './rules/index.js'
+import { splitWindows } from './segment.js'
+
+/** What the detector concluded about one text. */
+export interface Analysis {
+  /** Probability-like score, 0..1. */
+  readonly score: number
+  /** Ids of the strongest signals, strongest first (rule ids, `obfuscation.*`, `model.ngram`); never text. */
+  readonly signals: readonly string[]
+  /** Where the strongest signal sits in the original text. */
+  readonly span: { readonly start: number; readonly end: number } | undefined
+  /** Sum of rule weights (per-category maxima). */
+  readonly ruleWeight: number
+  /** The linear model's logit, highest over windows. */
+  readonly modelLogit: number
+}
+
+/** Options of {@link InjectionDetector.analyze}. */
+export interface AnalyzeOptions {
+  /** Decode base64/hex/ROT13/… payloads and score them. Default true. */
+  readonly decodePayloads?: boolean
+}
+
+interface Located extends RuleHit {
+  /** True when start/end are already offsets in the original text. */
+  readonly original?: boolean
+}
+
+const MAX_SIGNALS = 5
+const OPEN_QUOTE = /["'“‘«`„]/
+const CLOSE_QUOTE = /["'”’»`“]/
+const QUOTED_EXAMPLE_MAX = 1000
+const META_CONTEXT =
+  /\b(?:phrases?|means?|meaning|examples?|such as|attacks?|injections?|jailbreaks?|security|paper|research|detect\w*|classif\w*|article|blog|patterns?|regex|filter\w*|block\w*)\b/i
+const OFF_TOPIC = 0.2
+const OFF_TOPIC_BONUS = 0.75
+const ON_TOPIC = 0.5
+const ON_TOPIC_PENALTY = 1
+// Leetspeak is re-scanned only when folding it reveals a word attacks use that
+// the text did not show before, so e-mail addresses and prices cost one regex test.
+const LEET_CHARS = /[013457@$]/
+const LEET_STEMS =
+  /ignor|instruct|prompt|system|previous|forget|disregard|jailbreak|pretend|password|secret|reveal|bypass|override|restrict|polic/
+const LEET_MAP: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+}
+const SPACED_TRIGGER =
+  /ignor|disregard|forget|instruction|systemprompt|prompt|jailbreak|password|saythat|hate|pwned|previous|override|secret/i
+
+/** The shipped weights, next to the compiled sources: `<package>/model/weights.json`. */
+export const DEFAULT_WEIGHTS_URL = new URL('../../model/weights.json', import.meta.url)
+
+function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z))
+}
+
+function foldLeet(text: string): string {
+  return text.replace(/[013457@$]/g, (c) => LEET_MAP[c] ?? c)
+}
+
+/** Rules plus model; one instance per step instance, shared by every call. */
+export class InjectionDetector {
+  readonly #model: LinearModel
+  readonly #rules: readonly Rule[]
+
+  constructor(model: LinearModel, rules: readonly Rule[] = ALL_RULES) {
+    this.#model = model
+    this.#rules = rules
+  }
+
+  /** Load the weights shipped with the package. */
+  static load(url: URL = DEFAULT_WEIGHTS_URL): InjectionDetector {
+    return new InjectionDetector(LinearModel.load(url))
+  }
+
+  /** Score one text as it would arrive on `channel`. */
+  analyze(text: string, channel: Channel, options: AnalyzeOptions = {}): Analysis {
+    const normalized = normalizeText(text)
+    const t = normalized.text
+    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules))
+    discountQuotedExamples(t, hits)
+    if (LEET_CHARS.test(t)) this.#addLeetHits(t, channel, hits)
+    if (options.decodePayloads !== false) this.#addPayloadHits(t, hits)
+    addHiddenTextHits(normalized, hits, (hidden) => this.#scoreDecoded(hidden).ruleWeight)
+
+    let modelLogit = Number.NEGATIVE_INFINITY
+    let window = { start: 0, end: t.length }
+    for (const w of splitWindows(t)) {
+      const logit = this.#model.logit(w.text)
+      if (logit > modelLogit) {
+        modelLogit = logit
+        window = w
+      }
+    }
+    const ruleWeight = sumRuleWeights(hits)
+    const c = this.#model.combine[channel]
+    const z = combine(c, modelLogit, ruleWeight)
+    return {
+      score: sigmoid(z),
+      signals: signalsOf(hits, c.alpha * modelLogit),
+      span: spanOf(normalized, hits, window),
+      ruleWeight,
+      modelLogit,
+    }
+  }
+
+  #addLeetHits(text: string, channel: Channel, hits: Located[]): void {
+    const folded = lowerCaseInPlace(foldLeet(text))
+    const stems = folded.match(new RegExp(LEET_STEMS, 'g'))
+    if (!stems) return
+    const lower = text.toLowerCase()
+    if (stems.every((stem) => lower.includes(stem))) return
+    const seen = new Set(hits.map((h) => h.id))
+    let added = false
+    for (const hit of matchRules(folded, channel, this.#rules, folded)) {
+      if (seen.has(hit.id) || hit.weight <= 0) continue
+      hits.push(hit)
+      added = true
+    }
+    if (added)
+      hits.push({ id: 'obfuscation.leetspeak', category: 'obfuscation', weight: 1.5, start: 0, end: 0 })
+  }
+
+  #addPayloadHits(text: string, hits: Located[]): void {
+    for (const payload of findPayloads(text)) {
+      let weight = 0
+      if (payload.kind === 'spaced') {
+        if (SPACED_TRIGGER.test(payload.text)) weight = 3.5
+      } else {
+        const decoded = this.#scoreDecoded(payload.text)
+        // Hiding an instruction in an encoding is itself a signal, so a decoded
+        // payload that scores even moderately counts more than the same plain text.
+        if (decoded.z > -1) weight = Math.min(6, Math.max(3, decoded.ruleWeight + 1.5))
+      }
+      if (weight > 0) {
+        hits.push({
+          id: `obfuscation.${payload.kind}`,
+          category: 'obfuscation',
+          weight,
+          start: payload.start,
+          end: payload.end,
+        })
+      }
+    }
+  }
+
+  /** Score decoded or hidden text as a direct message, without further decoding. */
+  #scoreDecoded(text: string): { ruleWeight: number; z: number } {
+    const t = normalizeText(text).text
+    const ruleWeight = sumRuleWeights(matchRules(t, 'direct', this.#rules))
+    let modelLogit = Number.NEGATIVE_INFINITY
+    for (const w of splitWindows(t)) modelLogit = Math.max(modelLogit, this.#model.logit(w.text))
+    return { ruleWeight, z: combine(this.#model.combine.direct, modelLogit, ruleWeight) }
+  }
+}
+
+/**
+ * "What does 'ignore all previous instructions' mean?" quotes an attack to ask
+ * about it. A strong hit inside quotes, in a text that talks about attacks,
+ * gets a negative `meta` hit that cancels most of it.
+ */
+function discountQuotedExamples(text: string, hits: Located[]): void {
+  // Long role-play jailbreaks quote their own slogans ("do anything now"); only
+  // short texts about attacks qualify, and only for override and extraction phrases.
+  if (text.length > QUOTED_EXAMPLE_MAX || !META_CONTEXT.test(text)) return
+  const quoted = hits.some(
+    (h) =>
+      h.weight >= 3 &&
+      (h.category === 'override' || h.category === 'extraction') &&
+      isQuoted(text, h.start, h.end),
+  )
+  if (quoted) hits.push({ id: 'meta.quoted_example', category: 'meta', weight: -5.5, start: 0, end: 0 })
+}
+
+function isQuoted(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 3), start)
+  const after = text.slice(end, end + 40)
+  return OPEN_QUOTE.test(before) && CLOSE_QUOTE.test(after)
+}
+
+/**
+ * Per-segment tool rules count more when the sentence has nothing to do with
+ * the document around it, and less when it shares most of its words with it.
+ */
+function weighContext(text: string, hits: RuleHit[]): RuleHit[] {
+  return hits.map((hit) => {
+    if (hit.category !== 'tool_instruction' || !hit.segment) return hit
+    const overlap = contextOverlap(text, hit.segment.start, hit.segment.end)
+    if (overlap === undefined) return hit
+    if (overlap < OFF_TOPIC) return { ...hit, weight: hit.weight + OFF_TOPIC_BONUS }
+    if (overlap > ON_TOPIC) return { ...hit, weight: Math.max(0.5, hit.weight - ON_TOPIC_PENALTY) }
+    return hit
+  })
+}
+
+function combine(c: Combiner, modelLogit: number, ruleWeight: number): number {
+  return c.bias + c.alpha * modelLogit + c.beta * ruleWeight
+}
+
+function addHiddenTextHits(
+  normalized: NormalizedText,
+  hits: Located[],
+  ruleWeightOf: (text: string) => number,
+): void {
+  // Flag emoji (England, Scotland, Wales) legitimately use a few tag characters
+  // for a region code; a sentence in tag characters is never legitimate.
+  const tag = normalized.tagText
+  if (normalized.tagSpan && (tag.length > 8 || /\s/.test(tag))) {
+    const weight = Math.max(5, ruleWeightOf(tag) + 1.5)
+    hits.push({
+      id: 'obfuscation.tag_characters',
+      category: 'obfuscation',
+      weight,
+      ...normalized.tagSpan,
+      original: true,
+    })
+  }
+  if (normalized.selectorSpan && normalized.selectorText.trim().length >= 4) {
+    const weight = Math.max(5, ruleWeightOf(normalized.selectorText) + 1.5)
+    hits.push({
+      id: 'obfuscation.variation_selectors',
+      category: 'obfuscation',
+      weight,
+      ...normalized.selectorSpan,
+      original: true,
+    })
+  }
+  if (normalized.splitWordInvisibles >= 2) {
+    hits.push({ id: 'obfuscation.zero_width', category: 'obfuscation', weight: 2, start: 0, end: 0 })
+  }
+  if (normalized.bidiControls >= 1) {
+    hits.push({ id: 'obfuscation.bidi_control', category: 'obfuscation', weight: 1.5, start: 0, end: 0 })
+  }
+  if (normalized.foldedConfusables >= 2) {
+    hits.push({ id: 'obfuscation.homoglyphs', category: 'obfuscation', weight: 2, start: 0, end: 0 })
+  }
+}
+
+function signalsOf(hits: readonly Located[], modelContribution: number): string[] {
+  const ranked = hits.filter((h) => h.weight > 0).map((h) => ({ id: h.id, weight: h.weight }))
+  if (modelContribution > 1) ranked.push({ id: 'model.ngram', weight: modelContribution })
+  ranked.sort((a, b) => b.weight - a.weight)
+  const out: string[] = []
+  for (const r of ranked) {
+    if (!out.includes(r.id)) out.push(r.id)
+    if (out.length === MAX_SIGNALS) break
+  }
+  return out
+}
+
+function spanOf(
+  normalized: NormalizedText,
+  hits: readonly Located[],
+  window: { start: number; end: number },
+): { start: number; end: number } {
+  let best: Located | undefined
+  for (const h of hits) {
+    if (h.weight > 0 && h.end > h.start && (!best || h.weight > best.weight)) best = h
+  }
+  if (best?.original) return { start: best.start, end: best.end }
+  if (best) return originalSpan(normalized, best.start, best.end)
+  return originalSpan(normalized, window.start, window.end)
+}

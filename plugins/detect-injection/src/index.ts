@@ -1,0 +1,35 @@
+/**
+ * `detect_injection`: scores every text of a request for prompt injection and
+ * jailbreaks (rules in several languages, decoding of hidden payloads, and a
+ * linear model shipped with the package) and blocks at a threshold. Text that
+ * tools returned is scored as indirect injection with its own threshold.
+ */
+import { defineStep } from '@gov/core'
+import { InjectionDetector } from './detector.js'
+import { createInstance } from './instance.js'
+import { InjectionSettingsSchema } from './settings.js'
+import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
+
+export type { Analysis, AnalyzeOptions } from './detector.js'
+export { InjectionDetector } from './detector.js'
+export { DIRECT_FINDING, INDIRECT_FINDING, INJECTION_DETECTED } from './instance.js'
+export { MODEL_INVALID } from './linear-model.js'
+export type { Channel } from './match-rules.js'
+export type { InjectionSettings } from './settings.js'
+export { InjectionSettingsSchema } from './settings.js'
+
+// One detector per process: the weights are read once and shared by every pipeline.
+let shared: InjectionDetector | undefined
+
+export default defineStep({
+  name: 'detect_injection',
+  packageName: PACKAGE_NAME,
+  version: PACKAGE_VERSION,
+  core: '^0.1.0',
+  description: 'Scores every text of a request for prompt injection and jailbreaks and blocks at a threshold',
+  settings: InjectionSettingsSchema,
+  create(settings, services) {
+    shared ??= InjectionDetector.load()
+    return createInstance(settings, services, shared)
+  },
+})

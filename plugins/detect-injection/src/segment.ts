@@ -1,0 +1,63 @@
+/**
+ * Splitting text into the pieces the detector looks at: sentences and lines
+ * (for instructions planted in tool output) and overlapping windows (so a
+ * short injection inside a long document is not diluted by the rest of it).
+ */
+
+/** A piece of a text with its offsets, end exclusive. */
+export interface Segment {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+const BOUNDARY = /[.!?。！？]+(?=\s|$)|\n|\|/g
+
+/** Lines and sentences, trimmed, without empty ones. */
+export function splitSentences(text: string): Segment[] {
+  const out: Segment[] = []
+  let from = 0
+  const push = (start: number, end: number) => {
+    while (start < end && /\s/.test(text[start])) start++
+    while (end > start && /\s/.test(text[end - 1])) end--
+    if (end > start) out.push({ start, end, text: text.slice(start, end) })
+  }
+  BOUNDARY.lastIndex = 0
+  for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
+    const end = m[0] === '\n' || m[0] === '|' ? m.index : m.index + m[0].length
+    push(from, end)
+    from = m.index + m[0].length
+  }
+  push(from, text.length)
+  return out
+}
+
+/** Window length used by the model; texts up to {@link WINDOW_LIMIT} are scored whole. */
+export const WINDOW_SIZE = 1024
+const WINDOW_STRIDE = 768
+export const WINDOW_LIMIT = 1536
+
+/**
+ * Overlapping windows of about {@link WINDOW_SIZE} characters, cut at
+ * whitespace where possible. A text of at most {@link WINDOW_LIMIT} characters
+ * is one window.
+ */
+export function splitWindows(text: string): Segment[] {
+  if (text.length <= WINDOW_LIMIT) return [{ start: 0, end: text.length, text }]
+  const out: Segment[] = []
+  let start = 0
+  while (start < text.length) {
+    let end = Math.min(text.length, start + WINDOW_SIZE)
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end)
+      if (space > start + WINDOW_SIZE / 2) end = space
+    }
+    out.push({ start, end, text: text.slice(start, end) })
+    if (end >= text.length) break
+    let next = start + WINDOW_STRIDE
+    const space = text.indexOf(' ', next)
+    if (space > 0 && space < next + 64) next = space + 1
+    start = Math.min(next, end)
+  }
+  return out
+}

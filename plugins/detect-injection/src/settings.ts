@@ -1,0 +1,51 @@
+/** Settings of the `detect_injection` step. */
+import { type Static, Type } from '@gov/core'
+
+/**
+ * Thresholds come from the grouped 5-fold cross-validation on the dev set
+ * (see README): 0.7 keeps the false-positive rate on benign prompts under
+ * 0.5 %, because the step blocks by default. On tool results 0.7 blocks a
+ * planted task or an order to reshape the answer, but not a lone question.
+ */
+export const InjectionSettingsSchema = Type.Object(
+  {
+    threshold: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0.7,
+      description: 'Block when the score of a user, assistant or other direct text reaches this value.',
+    }),
+    tool_result_threshold: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0.7,
+      description: 'Block when the score of a text a tool returned reaches this value.',
+    }),
+    scan_system: Type.Boolean({
+      default: false,
+      description: "Also score system prompts (the operator's own text; off by default).",
+    }),
+    scan_assistant: Type.Boolean({
+      default: true,
+      description: 'Score earlier assistant turns (the caller sends them, so they can be forged).',
+    }),
+    scan_tool_results: Type.Boolean({
+      default: true,
+      description: 'Score text that tools returned (indirect injection).',
+    }),
+    decode_payloads: Type.Boolean({
+      default: true,
+      description: 'Decode base64, hex, ROT13, reversed and spaced-out payloads and score what they hide.',
+    }),
+    cache_size: Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000,
+      default: 10_000,
+      description: 'Texts whose analysis is kept (LRU); 0 disables the cache.',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** Validated settings. */
+export type InjectionSettings = Static<typeof InjectionSettingsSchema>

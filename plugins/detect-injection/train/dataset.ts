@@ -1,0 +1,65 @@
+/**
+ * Reading the labelled dev set from `../shared/datasets/` (relative to the
+ * repository root). The data is never copied into the repository.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** One labelled row. */
+export interface Row {
+  readonly text: string
+  /** 1 = injection or jailbreak, 0 = benign. */
+  readonly label: 0 | 1
+  readonly source: string
+  /** `tool` when the text is what a tool returned (indirect injection), else `direct`. */
+  readonly channel: 'direct' | 'tool'
+}
+
+/** `/work/shared/datasets/` seen from `plugins/detect-injection/dist/<dir>/`. */
+export const DATASETS_URL = new URL('../../../../../shared/datasets/', import.meta.url)
+
+/** Path of the injection dev set. */
+export function datasetPath(file = 'injection-dev.jsonl'): string {
+  return fileURLToPath(new URL(file, DATASETS_URL))
+}
+
+/**
+ * Hand-written rows kept in the package (`train/extra-rows.jsonl`): benign
+ * prompts that share words with attacks (role-play, "ignore the noise",
+ * security questions) and attacks in forms the dev set lacks. They only ever
+ * train; they are never scored in cross-validation or eval.
+ */
+export const EXTRA_ROWS_PATH = fileURLToPath(new URL('../../train/extra-rows.jsonl', import.meta.url))
+
+/** Rows of the dev set, or undefined when the file is absent. */
+export function loadRows(file = 'injection-dev.jsonl'): Row[] | undefined {
+  const path = datasetPath(file)
+  if (!existsSync(path)) return undefined
+  return parseRows(path)
+}
+
+/** The hand-written training rows. */
+export function loadExtraRows(): Row[] {
+  return parseRows(EXTRA_ROWS_PATH)
+}
+
+function parseRows(path: string): Row[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const raw = JSON.parse(line) as { text: string; label: number; source: string; channel?: string }
+      return {
+        text: raw.text,
+        label: raw.label === 1 ? 1 : 0,
+        source: raw.source,
+        channel: raw.channel === 'tool_result' ? 'tool' : 'direct',
+      }
+    })
+}
+
+/** The source family: `garak-dan:DUDE` → `garak-dan`. */
+export function sourceFamily(source: string): string {
+  const i = source.indexOf(':')
+  return i < 0 ? source : source.slice(0, i)
+}

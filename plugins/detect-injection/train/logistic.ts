@@ -1,0 +1,166 @@
+/**
+ * Logistic regression over hashed features, trained with AdaGrad and L2
+ * regularisation, plus a small dense logistic fit used to combine the
+ * model's logit with the rule weights.
+ */
+import { collectFeatures, prepareFeatureText } from '../src/features.js'
+import { normalizeText } from '../src/normalize.js'
+import { splitWindows } from '../src/segment.js'
+
+/** One training example: the feature indices of one window of a row. */
+export interface Example {
+  readonly features: Int32Array
+  readonly label: 0 | 1
+  /** Rows with many windows share one unit of weight among them. */
+  readonly weight: number
+}
+
+/** Training settings. */
+export interface TrainOptions {
+  readonly bits: number
+  readonly epochs: number
+  readonly learningRate: number
+  readonly l2: number
+  /** Weight of positive examples relative to negatives. */
+  readonly positiveWeight: number
+  readonly seed: number
+}
+
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
+  bits: 16,
+  epochs: 12,
+  learningRate: 0.2,
+  l2: 1e-4,
+  positiveWeight: 1,
+  seed: 13,
+}
+
+/** Examples of one text, window by window, the way the detector scores it. */
+export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] {
+  const windows = splitWindows(normalizeText(text).text)
+  return windows.map((w) => {
+    const out: number[] = []
+    collectFeatures(prepareFeatureText(w.text), bits, out)
+    return { features: Int32Array.from(out), label, weight: 1 / windows.length }
+  })
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Train weights and bias. */
+export function trainLogistic(
+  examples: readonly Example[],
+  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
+): { weights: Float32Array; bias: number } {
+  const size = 1 << options.bits
+  const weights = new Float32Array(size)
+  const squared = new Float32Array(size)
+  let bias = 0
+  let biasSquared = 0
+  const random = mulberry32(options.seed)
+  const order = examples.map((_, i) => i)
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[order[i], order[j]] = [order[j], order[i]]
+    }
+    for (const index of order) {
+      const ex = examples[index]
+      const n = ex.features.length
+      if (n === 0) continue
+      const norm = 1 / Math.sqrt(n)
+      let z = bias
+      for (let k = 0; k < n; k++) z += weights[ex.features[k]] * norm
+      const p = 1 / (1 + Math.exp(-z))
+      const g = (p - ex.label) * ex.weight * (ex.label === 1 ? options.positiveWeight : 1)
+      for (let k = 0; k < n; k++) {
+        const f = ex.features[k]
+        const grad = g * norm + options.l2 * weights[f]
+        squared[f] += grad * grad
+        weights[f] -= (options.learningRate * grad) / (Math.sqrt(squared[f]) + 1e-8)
+      }
+      biasSquared += g * g
+      bias -= (options.learningRate * g) / (Math.sqrt(biasSquared) + 1e-8)
+    }
+  }
+  return { weights, bias }
+}
+
+/** Logit of a trained model for the examples of one row: the highest over its windows. */
+export function rowLogit(weights: Float32Array, bias: number, examples: readonly Example[]): number {
+  let best = Number.NEGATIVE_INFINITY
+  for (const ex of examples) {
+    const n = ex.features.length
+    let sum = 0
+    for (let k = 0; k < n; k++) sum += weights[ex.features[k]]
+    best = Math.max(best, n ? bias + sum / Math.sqrt(n) : bias)
+  }
+  return best
+}
+
+/**
+ * Fit `sigmoid(offset + bias + Σ coef·x)` to labelled points by Newton's
+ * method with a little L2 (not on the bias). Returns `[bias, ...coefficients]`.
+ */
+export function fitDenseLogistic(
+  points: readonly number[][],
+  labels: readonly number[],
+  l2 = 0.01,
+  offsets?: readonly number[],
+): number[] {
+  const d = points[0].length + 1
+  const beta = new Array<number>(d).fill(0)
+  for (let iter = 0; iter < 50; iter++) {
+    const grad = new Array<number>(d).fill(0)
+    const hess = Array.from({ length: d }, () => new Array<number>(d).fill(0))
+    points.forEach((p, i) => {
+      const x = [1, ...p]
+      let z = offsets ? offsets[i] : 0
+      for (let a = 0; a < d; a++) z += beta[a] * x[a]
+      const mu = 1 / (1 + Math.exp(-z))
+      const w = Math.max(mu * (1 - mu), 1e-9)
+      for (let a = 0; a < d; a++) {
+        grad[a] += (mu - labels[i]) * x[a]
+        for (let b = 0; b < d; b++) hess[a][b] += w * x[a] * x[b]
+      }
+    })
+    for (let a = 1; a < d; a++) {
+      grad[a] += l2 * beta[a]
+      hess[a][a] += l2
+    }
+    const step = solve(hess, grad)
+    let moved = 0
+    for (let a = 0; a < d; a++) {
+      beta[a] -= step[a]
+      moved = Math.max(moved, Math.abs(step[a]))
+    }
+    if (moved < 1e-8) break
+  }
+  return beta
+}
+
+function solve(matrix: number[][], vector: number[]): number[] {
+  const n = vector.length
+  const a = matrix.map((row, i) => [...row, vector[i]])
+  for (let col = 0; col < n; col++) {
+    let pivot = col
+    for (let r = col + 1; r < n; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r
+    ;[a[col], a[pivot]] = [a[pivot], a[col]]
+    const p = a[col][col] || 1e-12
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue
+      const f = a[r][col] / p
+      for (let c = col; c <= n; c++) a[r][c] -= f * a[col][c]
+    }
+  }
+  return a.map((row, i) => row[n] / (row[i] || 1e-12))
+}
