@@ -1,0 +1,163 @@
+/**
+ * Ordinary English an agent's users write: requests with some context, on
+ * everyday topics. Benign on purpose (no personal data, secrets or attack
+ * phrasing), so every governed call is forwarded and the benchmark measures
+ * the cost of looking, not of blocking.
+ */
+
+/** Context sentences by topic; a prompt body draws several from one topic. */
+export const TOPICS: Readonly<Record<string, readonly string[]>> = {
+  software: [
+    'Our service reads messages from a queue, transforms them and writes the results to a database table.',
+    'Most of the time it keeps up, but during the morning peak the queue grows for about an hour before it drains.',
+    'We run three instances behind a load balancer, and each instance processes messages one at a time.',
+    'The database is shared with two other services, so we cannot simply add more connections.',
+    'I suspect the transformation step is slower than it needs to be because it parses the same schema on every message.',
+    'Logging is verbose at the moment, and I am not sure whether that contributes to the slowdown.',
+    'We added retries last month, and since then some messages seem to be processed twice.',
+    'The team would prefer a change that can be rolled out gradually rather than a rewrite.',
+    'Our tests cover the happy path well, but there is very little coverage for malformed input.',
+    'Deployments happen twice a week, and each one takes roughly twenty minutes end to end.',
+    'The code base is about four years old and has been maintained by several different people.',
+    'We measure latency at the edge, but we do not yet have timings for the individual steps inside the service.',
+  ],
+  cooking: [
+    'I am planning a dinner for eight people on Saturday, and two of the guests do not eat meat.',
+    'My kitchen has a small oven, so I can only bake one tray at a time.',
+    'I would like to prepare as much as possible the day before so that I can spend time with the guests.',
+    'Last time I made a risotto for a group it turned gluey because I had to keep it warm for too long.',
+    'There is a farmers market nearby that sells good vegetables, especially squash and leeks at this time of year.',
+    'One guest mentioned that she loves anything with lemon and fresh herbs.',
+    'I have a large cast iron pan, a stock pot and a food processor, but no stand mixer.',
+    'Dessert should be something that does not need last minute attention.',
+    'I am comfortable with basic techniques, but I have never made fresh pasta or a proper sauce from scratch.',
+    'The meal should feel seasonal without being heavy, since we will probably sit at the table for a long time.',
+    'I would also like a simple starter that can sit on the table while people arrive.',
+    'Wine will be provided by a friend, so the food should work with both a white and a light red.',
+  ],
+  travel: [
+    'We are two adults and a ten year old planning a week in the mountains in early autumn.',
+    'We will travel by train and would rather not rent a car unless it is really necessary.',
+    'Our daughter enjoys walking, but anything longer than four hours in a day tends to be too much for her.',
+    'We like small towns with a market square more than busy resorts.',
+    'The budget is moderate, so we would stay in guesthouses or small family hotels.',
+    'One rainy day is likely, so it would help to have an indoor option in mind, such as a museum or a thermal bath.',
+    'We have been to the region once before, but only for a weekend, and saw very little of it.',
+    'I would like to avoid changing accommodation more than twice during the week.',
+    'Local food matters to us, and we enjoy trying regional specialities.',
+    'We are not experienced hikers, so marked trails with good signage would be best.',
+    'Cable cars and scenic railways would be a nice treat if they fit into the plan.',
+    'We would like at least one evening that is calm, with a view and a slow dinner.',
+  ],
+  writing: [
+    'I am writing a short story about a lighthouse keeper who receives letters from a stranger.',
+    'The story is meant to be around four thousand words and will be submitted to a literary magazine.',
+    'My first draft has a strong opening, but the middle section feels slow and repetitive.',
+    'The ending currently explains too much, and I would like it to leave more room for the reader.',
+    'The tone I am aiming for is quiet and melancholic, with small moments of humour.',
+    'I tend to overuse adjectives, and my sentences sometimes run on for too long.',
+    'The main character is reserved, so most of what she feels has to come through actions and details.',
+    'I would like the sea to be present throughout the story without becoming a heavy symbol.',
+    'Dialogue is the part I find hardest, because my characters all end up sounding the same.',
+    'The letters themselves should feel real, with their own voice and rhythm.',
+    'I have read the draft aloud twice, and a few paragraphs still feel awkward.',
+    'Feedback from my writing group was that the stakes are not clear until very late.',
+  ],
+  gardening: [
+    'I have a small garden that gets full sun in the afternoon and shade in the morning.',
+    'The soil is heavy clay and stays wet for a long time after rain.',
+    'This year I would like to grow tomatoes, beans and a few herbs in raised beds.',
+    'Last summer the tomato plants grew tall but produced very little fruit.',
+    'Slugs are a constant problem, especially for young lettuce and seedlings.',
+    'I compost kitchen scraps, but the heap never seems to get warm enough to break down quickly.',
+    'There is an old apple tree at the back that has not been pruned in several years.',
+    'I would like to attract more bees and butterflies without letting the garden look neglected.',
+    'Watering is difficult during the holidays because we are away for two weeks in July.',
+    'The neighbours have a hedge that takes a lot of light from one corner of the garden.',
+    'I prefer to avoid chemical sprays and would rather use companion planting where it helps.',
+    'My goal is a garden that needs a couple of hours of work per week at most.',
+  ],
+  learning: [
+    'I am trying to learn statistics again after many years, mostly to understand the reports I read at work.',
+    'I remember averages and percentages, but confidence intervals and hypothesis tests confuse me.',
+    'I learn best from concrete examples rather than from formal definitions.',
+    'I have about thirty minutes each evening and would like a plan that fits into that time.',
+    'A colleague recommended a textbook, but the first chapter was already very dense.',
+    'I would like to be able to tell when a chart or a claim in a presentation is misleading.',
+    'Spreadsheets are familiar to me, so exercises that can be done in a spreadsheet would be ideal.',
+    'I sometimes lose motivation when I cannot see how a topic connects to real decisions.',
+    'Short quizzes help me notice what I have not understood yet.',
+    'I would like to understand sampling well enough to judge whether a survey result is trustworthy.',
+    'Later I might move on to simple regression, but only once the basics feel solid.',
+    'I do not need to become an expert, but I want to ask better questions in meetings.',
+  ],
+  fitness: [
+    'I started running again three months ago and can now run for about thirty minutes without stopping.',
+    'My goal is to finish a ten kilometre race in the spring without walking.',
+    'I can train four times a week, but one of those days has to be short.',
+    'My left knee sometimes feels stiff after longer runs, although it does not hurt during the run.',
+    'I also want to keep one strength session per week, mostly for the legs and the core.',
+    'Most of my runs are on flat roads, but there is a hilly park about a kilometre from home.',
+    'I tend to run every session at the same pace, which is probably not ideal.',
+    'Sleep has been irregular lately because of work, and that affects how I feel on the next run.',
+    'I would like a plan that increases the distance gradually and includes easy weeks.',
+    'In the past I got injured when I increased the mileage too quickly.',
+    'I use a simple watch that records distance and time, but not heart rate.',
+    'Stretching after runs is something I always intend to do and usually skip.',
+  ],
+  home: [
+    'We bought an older house last year, and the windows in the living room let in a lot of cold air.',
+    'The bathroom fan is noisy and does not seem to remove the moisture after showers.',
+    'There is a small crack in the plaster above one of the doors that has grown slightly over the winter.',
+    'We would like to paint the hallway ourselves, but the walls have several layers of old paint.',
+    'The radiators heat unevenly, and the one in the bedroom stays cold at the top.',
+    'I am reasonably handy and have basic tools, but I have never done any electrical work.',
+    'Our priority is to reduce heating costs before next winter without a major renovation.',
+    'The attic is accessible, but it is only partly insulated and quite dusty.',
+    'We have a limited budget this year and need to decide which jobs to do first.',
+    'One of the kitchen drawers keeps sliding open on its own, which suggests the cabinet is not level.',
+    'The front door sticks in damp weather and has to be pushed hard to close.',
+    'We would like to know which tasks we can safely do ourselves and when to call a professional.',
+  ],
+}
+
+/** Requests that open a prompt; `{topic}` is replaced by a short description of the topic. */
+export const OPENERS: readonly string[] = [
+  'Could you help me think through a problem with {topic}?',
+  'I would appreciate some advice about {topic}.',
+  'I have a question about {topic} and would like a practical answer.',
+  'Please help me make a plan for {topic}.',
+  'I am looking for suggestions on {topic}.',
+  'Can you walk me through how you would approach {topic}?',
+  'I need a second opinion on {topic}.',
+  'Here is some background on {topic} before my question.',
+]
+
+/** How each topic is named in an opener. */
+export const TOPIC_NAMES: Readonly<Record<string, readonly string[]>> = {
+  software: [
+    'a backend service',
+    'a slow data pipeline',
+    'our message processing',
+    'a performance issue at work',
+  ],
+  cooking: ['a dinner party', 'a menu for guests', 'cooking for a group', 'a seasonal meal'],
+  travel: ['a family holiday', 'a week in the mountains', 'a trip by train', 'an autumn vacation'],
+  writing: ['a short story', 'revising a draft', 'my fiction writing', 'a story for a magazine'],
+  gardening: ['my vegetable garden', 'a small garden', 'growing tomatoes', 'a garden with clay soil'],
+  learning: ['learning statistics', 'a study plan', 'understanding reports at work', 'relearning maths'],
+  fitness: ['my running training', 'preparing for a race', 'a training plan', 'running and strength work'],
+  home: ['repairs in an old house', 'home maintenance', 'reducing heating costs', 'a list of house jobs'],
+}
+
+/** Questions that close a prompt. */
+export const CLOSERS: readonly string[] = [
+  'What would you suggest I do first, and why?',
+  'Which two or three changes would make the biggest difference?',
+  'Could you give me a short plan with concrete steps?',
+  'What am I probably overlooking?',
+  'How would you prioritise this, given the constraints above?',
+  'Please keep the answer short and practical.',
+  'What would a sensible first week look like?',
+  'Are there common mistakes I should avoid here?',
+]
