@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { SecretSource } from './secrets/secret-source.js'
 import { isSecretName } from './secrets/secret-source.js'
+import { readTokenSettings, type TokenSettings } from './tokens/token-settings.js'
 
 /**
  * Everything the host reads at start. Plain settings come from the environment;
@@ -30,6 +31,10 @@ export interface GovConfig {
   defaultPreset: string
   upstreamTimeoutMs: number
   maxBodyBytes: number
+  /** Capability tokens: lifetime, audience, issuer (`GOV_TOKEN_*`). */
+  tokens: TokenSettings
+  /** Cedar policy file (`GOV_POLICY_FILE`); the shipped `policies/default.cedar` when unset. */
+  policyFile: string | undefined
 }
 
 /** A configuration value that cannot be used; the message says what to change. */
@@ -101,5 +106,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
     defaultPreset: plain(env, 'GOV_DEFAULT_PRESET') ?? 'standard',
     upstreamTimeoutMs: integer(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
     maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
+    tokens: readTokenSettings(env),
+    policyFile: plain(env, 'GOV_POLICY_FILE'),
   }
 }

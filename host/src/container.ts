@@ -5,7 +5,9 @@ import { OpenAiAdapter } from './adapters/openai-adapter.js'
 import { AgentActivity } from './agents/activity.js'
 import { AgentService } from './agents/agent-service.js'
 import { Invalidator } from './agents/invalidator.js'
-import { type Authorizer, DefaultAuthorizer } from './auth/authorizer.js'
+import { AuditTrail } from './audit/audit-trail.js'
+import type { Authorizer } from './auth/authorizer.js'
+import { CedarAuthorizer } from './auth/cedar-authorizer.js'
 import { ChainBuilder } from './chain/chain-builder.js'
 import { ChainRunner } from './chain/chain-runner.js'
 import { PluginRegistry } from './chain/plugin-registry.js'
@@ -17,8 +19,10 @@ import type { Logger } from './logging.js'
 import { AdminGuard } from './management/admin-guard.js'
 import { GovMetrics } from './metrics/metrics.js'
 import { PipelineService } from './pipelines/pipeline-service.js'
+import { adminKeyReader } from './secrets/admin-key.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import type { Store } from './storage/store.js'
+import { TokenService } from './tokens/token-service.js'
 import { ProviderRouter } from './upstream/providers.js'
 import { UpstreamClient } from './upstream/upstream-client.js'
 import { PACKAGE_VERSION } from './version.js'
@@ -45,6 +49,8 @@ export const TOKENS = {
   Guard: Symbol('AdminGuard'),
   Gateway: Symbol('GatewayHandler'),
   Adapters: Symbol('Adapters'),
+  Tokens: Symbol('TokenService'),
+  Audit: Symbol('AuditTrail'),
 } as const
 
 /** The adapters by vendor. */
@@ -85,7 +91,14 @@ export function buildContainer(
   c.register(TOKENS.Registry, { useValue: roots.registry })
   single(TOKENS.Metrics, () => new GovMetrics({ defaultMetrics: true }))
   single(TOKENS.Invalidator, (c) => new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus))
-  single(TOKENS.Authorizer, () => new DefaultAuthorizer())
+  single<Authorizer>(
+    TOKENS.Authorizer,
+    (c) =>
+      new CedarAuthorizer({
+        file: c.resolve<GovConfig>(TOKENS.Config).policyFile,
+        logger: c.resolve(TOKENS.Logger),
+      }),
+  )
   single(TOKENS.Activity, () => new AgentActivity())
   single(TOKENS.Runner, (c) => new ChainRunner(c.resolve(TOKENS.Metrics)))
   single(
@@ -128,9 +141,10 @@ export function buildContainer(
     TOKENS.Guard,
     (c) =>
       new AdminGuard(
-        c.resolve<GovConfig>(TOKENS.Config).adminApiKey,
+        adminKeyReader(c.resolve(TOKENS.Secrets), c.resolve(TOKENS.Config), c.resolve(TOKENS.Logger)),
         c.resolve(TOKENS.Agents),
         c.resolve(TOKENS.Authorizer),
+        c.resolve(TOKENS.Secrets),
       ),
   )
   single(TOKENS.Health, (c) => {
@@ -145,11 +159,27 @@ export function buildContainer(
       version: PACKAGE_VERSION,
       env: config.env,
       secretsKind: c.resolve<SecretSource>(TOKENS.Secrets).kind,
+      secretProblems: () => c.resolve<SecretSource>(TOKENS.Secrets).problems?.() ?? [],
     })
   })
+  single(TOKENS.Tokens, (c) => {
+    const config = c.resolve<GovConfig>(TOKENS.Config)
+    return new TokenService({
+      settings: config.tokens,
+      secrets: c.resolve(TOKENS.Secrets),
+      metrics: c.resolve(TOKENS.Metrics),
+      logger: c.resolve(TOKENS.Logger),
+      production: config.env === 'production',
+    })
+  })
+  single(
+    TOKENS.Audit,
+    (c) => new AuditTrail(c.resolve(TOKENS.Store), { logger: c.resolve<Logger>(TOKENS.Logger) }),
+  )
   single(TOKENS.Gateway, (c) => {
     const registry = c.resolve<PluginRegistry>(TOKENS.Registry)
     const logger = c.resolve<Logger>(TOKENS.Logger)
+    const audit = c.resolve<AuditTrail>(TOKENS.Audit)
     return new GatewayHandler({
       config: c.resolve(TOKENS.Config),
       logger,
@@ -163,9 +193,10 @@ export function buildContainer(
       upstream: c.resolve(TOKENS.Upstream),
       secrets: c.resolve(TOKENS.Secrets),
       activity: c.resolve(TOKENS.Activity),
+      tokens: c.resolve(TOKENS.Tokens),
       knownFlags: () =>
         new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
-      onCall: (s) => {
+      onCall: async (s) => {
         const findings = s.state.findings.map((f) => `${f.step}:${f.type}`)
         const level = s.outcome === 'allowed' ? 'debug' : 'info'
         logger[level](
@@ -181,10 +212,13 @@ export function buildContainer(
             steps: s.state.stepsRun.size,
             findings,
             decisions: s.state.decisions.filter((d) => d.verdict !== 'continue' || d.error),
+            tokenId: s.tokenId,
             ms: Math.round(s.durationMs * 100) / 100,
           },
           'call',
         )
+        // Durable before the answer is released; a failure fails the call closed (audit_unavailable).
+        await audit.recordCall(s)
       },
     })
   })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { StepPlugin } from '@gov/core'
 import type { DependencyContainer } from 'tsyringe'
 import type { Invalidator } from './agents/invalidator.js'
+import type { AuditTrail } from './audit/audit-trail.js'
 import type { ChainBuilder } from './chain/chain-builder.js'
 import { PluginRegistry } from './chain/plugin-registry.js'
 import { type GovConfig, loadConfig } from './config.js'
@@ -11,16 +12,21 @@ import type { HealthService } from './health/health-service.js'
 import { createKv } from './kv/create-kv.js'
 import { createLogger, type Logger } from './logging.js'
 import type { PipelineService } from './pipelines/pipeline-service.js'
-import { EnvSecretSource, type SecretSource } from './secrets/secret-source.js'
+import { createSecretSource } from './secrets/create-secret-source.js'
+import type { SecretSource } from './secrets/secret-source.js'
 import { buildRouter, createHttpServer } from './server.js'
 import { createStore } from './storage/create-store.js'
+import type { TokenService } from './tokens/token-service.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
 export { BUILTIN_STEPS } from './chain/plugin-registry.js'
 export { PRESETS } from './chain/presets.js'
 export { type GovConfig, loadConfig } from './config.js'
 export { TOKENS } from './container.js'
+export { createSecretSource } from './secrets/create-secret-source.js'
 export { EnvSecretSource, isSecretName, type SecretSource } from './secrets/secret-source.js'
+export { TOOLS_ALLOWED } from './tokens/allowed-tools.js'
+export type { CapabilityClaims } from './tokens/capability-claims.js'
 export { PACKAGE_VERSION as VERSION } from './version.js'
 
 /** Options of {@link startGateway}. */
@@ -56,9 +62,10 @@ export interface Gateway {
  */
 export async function startGateway(options: StartOptions = {}): Promise<Gateway> {
   const env = options.env ?? process.env
-  const secrets = options.secrets ?? new EnvSecretSource(env)
+  // The logger comes first: the Vault secret source logs its outages. LOG_LEVEL is plain config.
+  const logger = createLogger(env.LOG_LEVEL || 'info', options.logDestination)
+  const secrets = options.secrets ?? createSecretSource(env, logger)
   const config = await loadConfig(env, secrets)
-  const logger = createLogger(config.logLevel, options.logDestination)
   const store = createStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -75,6 +82,7 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
 
   const container = buildContainer({ config, logger, secrets, store, kv, registry }, options.override)
   await container.resolve<Invalidator>(TOKENS.Invalidator).start()
+  await container.resolve<TokenService>(TOKENS.Tokens).start()
   const chains = container.resolve<ChainBuilder>(TOKENS.Chains)
   const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
   container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
@@ -112,7 +120,11 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
       await chains.close()
       await container.resolve<UpstreamClient>(TOKENS.Upstream).close()
       await kv.close()
+      // Records still being written belong to calls that were answered or are about to be.
+      await container.resolve<AuditTrail>(TOKENS.Audit).idle()
       await store.close()
+      // A source passed in belongs to the caller; the one made here is closed here.
+      if (!options.secrets) await secrets.close?.()
     },
   }
 }

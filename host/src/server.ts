@@ -2,6 +2,9 @@ import { createServer, type Server } from 'node:http'
 import type { DependencyContainer } from 'tsyringe'
 import type { AgentActivity } from './agents/activity.js'
 import type { AgentService } from './agents/agent-service.js'
+import { registerAuditRoutes } from './audit/audit-routes.js'
+import type { AuditTrail } from './audit/audit-trail.js'
+import { registerPolicyRoutes } from './auth/policy-routes.js'
 import type { GovConfig } from './config.js'
 import { type Adapters, TOKENS } from './container.js'
 import type { GatewayHandler } from './gateway/gateway-handler.js'
@@ -10,6 +13,8 @@ import { Router } from './http/router.js'
 import type { AdminGuard } from './management/admin-guard.js'
 import { registerAgentRoutes } from './management/agent-routes.js'
 import { registerPipelineRoutes } from './management/pipeline-routes.js'
+import { registerSecretRoutes } from './secrets/secret-routes.js'
+import { registerTokenRoutes } from './tokens/token-routes.js'
 
 /** Build the router with every route of the gateway. */
 export function buildRouter(c: DependencyContainer): Router {
@@ -23,6 +28,7 @@ export function buildRouter(c: DependencyContainer): Router {
     guard: c.resolve<AdminGuard>(TOKENS.Guard),
     agents: c.resolve<AgentService>(TOKENS.Agents),
     activity: c.resolve<AgentActivity>(TOKENS.Activity),
+    audit: c.resolve<AuditTrail>(TOKENS.Audit),
     maxBodyBytes: config.maxBodyBytes,
   } as const
   registerPipelineRoutes(router, { ...shared, pipelines: c.resolve(TOKENS.Pipelines) })
@@ -31,6 +37,15 @@ export function buildRouter(c: DependencyContainer): Router {
     ...shared,
     health: c.resolve(TOKENS.Health),
     metrics: c.resolve(TOKENS.Metrics),
+  })
+  registerPolicyRoutes(router, { guard: shared.guard, authorizer: c.resolve(TOKENS.Authorizer) })
+  registerTokenRoutes(router, { guard: shared.guard, tokens: c.resolve(TOKENS.Tokens), audit: shared.audit })
+  registerAuditRoutes(router, { guard: shared.guard, audit: shared.audit })
+  registerSecretRoutes(router, {
+    guard: shared.guard,
+    secrets: c.resolve(TOKENS.Secrets),
+    logger: c.resolve(TOKENS.Logger),
+    audit: shared.audit,
   })
   return router
 }

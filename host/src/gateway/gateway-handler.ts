@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   type Answer,
@@ -23,6 +23,8 @@ import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
 import type { SecretSource } from '../secrets/secret-source.js'
+import { grantOf } from '../tokens/capability-claims.js'
+import type { TokenService } from '../tokens/token-service.js'
 import type { ProviderRouter } from '../upstream/providers.js'
 import type { UpstreamClient } from '../upstream/upstream-client.js'
 import { applyFlags, parseFlags } from './flags.js'
@@ -41,6 +43,14 @@ export interface CallSummary {
   readonly state: CallState
   readonly chain: Chain | undefined
   readonly durationMs: number
+  /** `jti` of the capability token minted for an allowed call; undefined when none was. */
+  readonly tokenId: string | undefined
+  /** The call's `x-request-id`, also when it failed before `call` was known. */
+  readonly requestId?: string
+  /** Audit facts known as soon as they are read: the authenticated agent, the model, the SHA-256 of the body. */
+  readonly agentId?: string
+  readonly model?: string
+  readonly requestSha256?: string
 }
 
 export interface GatewayDeps {
@@ -56,6 +66,8 @@ export interface GatewayDeps {
   upstream: UpstreamClient
   secrets: SecretSource
   activity: AgentActivity
+  /** Mints the `x-gov-token` of allowed calls and counts refused ones. */
+  tokens: TokenService
   /** Every flag name some loaded plugin declares, plus `mode`. */
   knownFlags: () => ReadonlySet<string>
   /** Called once per finished call, before its answer is released. */
@@ -82,6 +94,8 @@ export class GatewayHandler {
     let call: CallInfo | undefined
     let chain: Chain | undefined
     let outcome: CallOutcome = 'allowed'
+    let tokenId: string | undefined
+    const facts: { agentId?: string; model?: string; requestSha256?: string } = {}
     const headers: Record<string, string> = { 'x-request-id': requestId }
     const finish = async (status: number, write: () => void) => {
       const classification = this.#classification(state)
@@ -92,16 +106,27 @@ export class GatewayHandler {
       const durationMs = performance.now() - started
       if (call) this.deps.activity.record(call.agentId, outcome, state.findings.length > 0)
       this.deps.metrics.requestDuration.observe({ vendor: adapter.vendor, outcome }, durationMs / 1000)
-      await this.deps.onCall?.({
-        call,
-        vendor: adapter.vendor,
-        outcome,
-        status,
-        classification,
-        state,
-        chain,
-        durationMs,
-      })
+      try {
+        await this.deps.onCall?.({
+          call,
+          vendor: adapter.vendor,
+          outcome,
+          status,
+          classification,
+          state,
+          chain,
+          durationMs,
+          tokenId,
+          requestId,
+          ...facts,
+        })
+      } catch (err) {
+        // The call could not be recorded (audit trail down): fail closed, never release an unrecorded answer.
+        const e = err instanceof GovError ? err : new GovError('internal_error', 'internal error', 500)
+        delete headers['x-gov-token']
+        this.#sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers)
+        return
+      }
       write()
     }
     const fail = async (err: unknown) => {
@@ -114,8 +139,15 @@ export class GatewayHandler {
     }
 
     try {
+      if (!this.deps.authorizer.loaded) {
+        throw new Refusal('no_policy', 'no authorization policy is loaded: every request is refused', 403)
+      }
       const agent = await this.#authenticate(req)
-      const body = parseJson(await readBody(req, this.deps.config.maxBodyBytes))
+      facts.agentId = agent.agent_id
+      const raw = await readBody(req, this.deps.config.maxBodyBytes)
+      // The audit trail keeps this hash, never the prompt text.
+      facts.requestSha256 = createHash('sha256').update(raw).digest('hex')
+      const body = parseJson(raw)
       const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
       chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
       if (!chain.isReady) await this.#waitReady(chain)
@@ -139,6 +171,7 @@ export class GatewayHandler {
       }
       // Observe mode: steps see a copy, so nothing they edit reaches the provider or the caller.
       const exchange = adapter.parseRequest(mode === 'observe' ? structuredClone(body) : body)
+      facts.model = exchange.model
       if (!this.deps.authorizer.authorize({ kind: 'agent', agent }, 'gateway:call', exchange.model)) {
         throw new Refusal('forbidden', `agent ${agent.agent_id} may not call model ${exchange.model}`, 403)
       }
@@ -186,6 +219,10 @@ export class GatewayHandler {
             : verdict.answer.body
       }
       const finalBody = answerBody
+      const classification = this.#classification(state)
+      const minted = await this.deps.tokens.mint(grantOf({ call, chain, exchange, state, classification }))
+      headers['x-gov-token'] = minted.token
+      tokenId = minted.id
       await finish(200, () => {
         if (exchange.stream) {
           const sse = adapter.toSse(finalBody, adapter.sseOptions(exchange))
@@ -209,6 +246,7 @@ export class GatewayHandler {
     fail: (err: unknown) => Promise<void>,
   ) {
     setOutcome(verdict.status && verdict.status >= 500 ? 'error' : 'blocked')
+    this.deps.tokens.countRefusedCall()
     await fail(new GovError(verdict.code, verdict.reason, verdict.status ?? 403))
   }
 

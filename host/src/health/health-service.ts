@@ -1,5 +1,7 @@
 import type { Authorizer } from '../auth/authorizer.js'
 import type { ChainBuilder } from '../chain/chain-builder.js'
+import type { SecretProblem } from '../secrets/secret-source.js'
+import { secretWarnings } from '../secrets/secret-warnings.js'
 import type { Store } from '../storage/store.js'
 
 export type CheckValue = 'ok' | 'error'
@@ -50,6 +52,8 @@ export class HealthService {
       version: string
       env: string
       secretsKind: string
+      /** Secrets whose last read failed (Vault). */
+      secretProblems?: () => readonly SecretProblem[]
     },
   ) {}
 
@@ -101,9 +105,7 @@ export class HealthService {
   async legacy(): Promise<{ status: number; body: Record<string, unknown> }> {
     const { status } = await this.ready()
     const warnings: string[] = []
-    if (this.deps.env === 'production' && this.deps.secretsKind === 'env') {
-      warnings.push('production_unsafe: secrets are read from the process environment, not from Vault')
-    }
+    warnings.push(...secretWarnings(this.deps.env, this.deps.secretsKind, this.deps.secretProblems?.() ?? []))
     if (this.deps.env === 'production' && this.deps.store.kind === 'memory') {
       warnings.push('production_unsafe: storage is memory; pipelines, agents and keys are lost on restart')
     }

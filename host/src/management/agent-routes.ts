@@ -1,5 +1,6 @@
 import type { AgentActivity } from '../agents/activity.js'
 import { type AgentService, agentView } from '../agents/agent-service.js'
+import { type AdminAudit, agentChange, idChange } from '../audit/admin-entry.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
@@ -11,14 +12,21 @@ const checkCreate = validator(AgentCreate)
 /** Agents: create (key shown once), list, get, delete, rotate key. */
 export function registerAgentRoutes(
   router: Router,
-  deps: { guard: AdminGuard; agents: AgentService; activity: AgentActivity; maxBodyBytes: number },
+  deps: {
+    guard: AdminGuard
+    agents: AgentService
+    activity: AgentActivity
+    audit: AdminAudit
+    maxBodyBytes: number
+  },
 ): void {
-  const { guard, agents } = deps
+  const { guard, agents, audit } = deps
 
   router.on('POST', '/agents', async (req, res) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     const body = checkCreate(parseJson(await readBody(req, deps.maxBodyBytes)))
     const { agent, apiKey } = await agents.create(body.agent_id, body.pipeline_id ?? null)
+    await audit.recordAdmin(agentChange(admin, 'agent.create', 201, agent))
     sendJson(res, 201, { ...agentView(agent), api_key: apiKey })
   })
 
@@ -34,17 +42,19 @@ export function registerAgentRoutes(
   })
 
   router.on('DELETE', '/agents/:agent_id', async (req, res, params) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     const id = pathId(params.agent_id, 'agent')
     await agents.delete(id)
     deps.activity.forget(id)
+    await audit.recordAdmin(idChange(admin, 'agent.delete', 204, { agentId: id }))
     res.writeHead(204).end()
   })
 
   router.on('POST', '/agents/:agent_id/rotate-key', async (req, res, params) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     req.resume()
     const { agent, apiKey } = await agents.rotate(pathId(params.agent_id, 'agent'))
+    await audit.recordAdmin(agentChange(admin, 'agent.rotate_key', 200, agent))
     sendJson(res, 200, { ...agentView(agent), api_key: apiKey })
   })
 }

@@ -2,6 +2,7 @@ import { GovError } from '@gov/core'
 import { parse as parseYaml } from 'yaml'
 import type { AgentService } from '../agents/agent-service.js'
 import { agentView } from '../agents/agent-service.js'
+import { type AdminAudit, agentChange, idChange, pipelineChange } from '../audit/admin-entry.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
@@ -50,14 +51,21 @@ export function parsePipelineDefinition(text: string): unknown {
 /** Pipelines: create, list, get (with resolved steps), update, delete, assign, import. */
 export function registerPipelineRoutes(
   router: Router,
-  deps: { guard: AdminGuard; pipelines: PipelineService; agents: AgentService; maxBodyBytes: number },
+  deps: {
+    guard: AdminGuard
+    pipelines: PipelineService
+    agents: AgentService
+    audit: AdminAudit
+    maxBodyBytes: number
+  },
 ): void {
-  const { guard, pipelines, agents } = deps
+  const { guard, pipelines, agents, audit } = deps
 
   router.on('POST', '/pipelines', async (req, res) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     const body = checkCreate(parseJson(await readBody(req, deps.maxBodyBytes)))
     const record = await pipelines.create(input(body, body.pipeline_id))
+    await audit.recordAdmin(pipelineChange(admin, 'pipeline.create', 201, record))
     sendJson(res, 201, pipelines.view(record))
   })
 
@@ -72,33 +80,38 @@ export function registerPipelineRoutes(
   })
 
   router.on('PUT', '/pipelines/:pipeline_id', async (req, res, params) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     const id = pathId(params.pipeline_id, 'pipeline')
     const body = checkUpdate(parseJson(await readBody(req, deps.maxBodyBytes)))
     if (body.pipeline_id !== undefined && body.pipeline_id !== id) {
       throw new GovError('invalid_request', 'pipeline_id in the body differs from the path', 400)
     }
-    sendJson(res, 200, pipelines.view(await pipelines.update(input(body, id))))
+    const record = await pipelines.update(input(body, id))
+    await audit.recordAdmin(pipelineChange(admin, 'pipeline.update', 200, record))
+    sendJson(res, 200, pipelines.view(record))
   })
 
   router.on('DELETE', '/pipelines/:pipeline_id', async (req, res, params) => {
-    await guard.require(req, 'admin:write')
-    await pipelines.delete(pathId(params.pipeline_id, 'pipeline'))
+    const admin = await guard.require(req, 'admin:write')
+    const id = pathId(params.pipeline_id, 'pipeline')
+    await pipelines.delete(id)
+    await audit.recordAdmin(idChange(admin, 'pipeline.delete', 204, { pipelineId: id }))
     res.writeHead(204).end()
   })
 
   router.on('PUT', '/pipelines/:pipeline_id/assign/:agent_id', async (req, res, params) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     req.resume()
     const agent = await agents.assign(
       pathId(params.agent_id, 'agent'),
       pathId(params.pipeline_id, 'pipeline'),
     )
+    await audit.recordAdmin(agentChange(admin, 'pipeline.assign', 200, agent))
     sendJson(res, 200, agentView(agent))
   })
 
   router.on('POST', '/pipelines/import', async (req, res) => {
-    await guard.require(req, 'admin:write')
+    const admin = await guard.require(req, 'admin:write')
     const raw = await readBody(req, deps.maxBodyBytes)
     const type = String(req.headers['content-type'] ?? '')
     const doc =
@@ -107,6 +120,8 @@ export function registerPipelineRoutes(
         : parseJson(raw)
     const body = checkCreate(doc)
     const { record, created } = await pipelines.upsert(input(body, body.pipeline_id))
-    sendJson(res, created ? 201 : 200, pipelines.view(record))
+    const status = created ? 201 : 200
+    await audit.recordAdmin(pipelineChange(admin, 'pipeline.import', status, record, { created }))
+    sendJson(res, status, pipelines.view(record))
   })
 }

@@ -2,22 +2,41 @@
  * Where secrets come from. A name ending in `_API_KEY`, `_SECRET`, `_PASSWORD`
  * or `_TOKEN`, or a known secret name, is a secret and is read through a
  * SecretSource; every other name is plain configuration read from the process
- * environment. The environment source is for development; Vault arrives with
- * the trust work and implements the same interface.
+ * environment. The environment source is for development; Vault
+ * (`vault-secret-source.ts`) implements the same interface for production.
  */
 export interface SecretSource {
   /** `env` or `vault`. */
   readonly kind: string
-  /** The secret's value, or undefined when it is not set. */
+  /** The secret's value, or undefined when it is not set. Rejects with a coded GovError when it cannot be read. */
   get(name: string): Promise<string | undefined>
   /** Forget a cached value so the next `get` reads afresh. */
   invalidate(name: string): void
+  /** Secrets whose last read failed (reported by `/health`). */
+  problems?(): readonly SecretProblem[]
+  /** Stop background work (token renewal). */
+  close?(): Promise<void> | void
+}
+
+/** A secret whose last read failed: `stale` when its last good value is still served. */
+export interface SecretProblem {
+  readonly name: string
+  readonly code: string
+  readonly stale: boolean
 }
 
 /** Names that are secrets although their suffix does not say so. */
-export const KNOWN_SECRET_NAMES: ReadonlySet<string> = new Set(['DATABASE_URL', 'REDIS_URL', 'VAULT_TOKEN'])
+export const KNOWN_SECRET_NAMES: ReadonlySet<string> = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'VAULT_TOKEN',
+  'GOV_TOKEN_SIGNING_KEY',
+])
 
 const SECRET_SUFFIXES = ['_API_KEY', '_SECRET', '_PASSWORD', '_TOKEN']
+
+/** What a configuration name may look like; anything else never becomes part of a Vault path. */
+export const CONFIG_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/
 
 /** True when a configuration name must be read as a secret. */
 export function isSecretName(name: string): boolean {

@@ -5,7 +5,15 @@
  * durability. Records are copied in and out, as a database would.
  */
 import { compareIds } from './compare-ids.js'
-import type { AgentRecord, PipelineInput, PipelineRecord, Store } from './store.js'
+import type {
+  AgentRecord,
+  AuditHead,
+  AuditQuery,
+  AuditRecord,
+  PipelineInput,
+  PipelineRecord,
+  Store,
+} from './store.js'
 import {
   agentExistsError,
   keyInUseError,
@@ -23,6 +31,8 @@ export class MemoryStore implements Store {
   readonly #agents = new Map<string, AgentRecord>()
   /** key_hash → agent_id, the unique index of the SQL schema. */
   readonly #agentIdByKeyHash = new Map<string, string>()
+  /** The audit chain in `seq` order. */
+  readonly #audit: AuditRecord[] = []
 
   async init(): Promise<void> {}
 
@@ -156,6 +166,36 @@ export class MemoryStore implements Store {
     this.#agentIdByKeyHash.set(keyHash, agentId)
     this.#agents.set(agentId, record)
     return copy(record)
+  }
+
+  async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
+    // Head read, seal and push happen in one synchronous run: no other append can interleave.
+    const last = this.#audit.at(-1)
+    const records = seal(last && { seq: last.seq, hash: last.hash })
+    this.#audit.push(...records.map(copy))
+    // The caller's own objects go back: the stored copies are what later reads see.
+    return records
+  }
+
+  async listAudit(query: AuditQuery): Promise<AuditRecord[]> {
+    const from = query.from === undefined ? undefined : Date.parse(query.from)
+    const to = query.to === undefined ? undefined : Date.parse(query.to)
+    const matches = (r: AuditRecord) =>
+      (query.agentId === undefined || r.agent_id === query.agentId) &&
+      (query.sessionId === undefined || r.session_id === query.sessionId) &&
+      (query.outcome === undefined || r.outcome === query.outcome) &&
+      (query.kind === undefined || r.kind === query.kind) &&
+      (from === undefined || Date.parse(r.time) >= from) &&
+      (to === undefined || Date.parse(r.time) < to) &&
+      (query.afterSeq === undefined || r.seq > query.afterSeq) &&
+      (query.beforeSeq === undefined || r.seq < query.beforeSeq)
+    const ordered = query.order === 'asc' ? this.#audit : [...this.#audit].reverse()
+    const found: AuditRecord[] = []
+    for (const record of ordered) {
+      if (found.length >= query.limit) break
+      if (matches(record)) found.push(copy(record))
+    }
+    return found
   }
 }
 

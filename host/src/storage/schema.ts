@@ -3,7 +3,7 @@
  * Migrations in `host/drizzle/` are generated from this file with drizzle-kit
  * (`npx drizzle-kit generate` in `host/`); never edit applied migrations, add new ones.
  */
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import type { Overrides } from './store.js'
 
 /** Pipelines: a preset plus per-step overrides; `version` grows on every update. */
@@ -34,4 +34,40 @@ export const agents = pgTable(
   },
   // Listing the agents of a pipeline (cache invalidation on pipeline change) needs this.
   (table) => [index('agents_pipeline_id_idx').on(table.pipelineId)],
+)
+
+/**
+ * The audit trail: one SHA-256 hash chain ordered by `seq`. Every column but
+ * `hash` is covered by `hash`, so the filter columns cannot be edited unseen.
+ * Writers serialise on an advisory lock (see `SqlStore.appendAudit`), which
+ * keeps `seq` gapless without a sequence.
+ */
+export const auditRecords = pgTable(
+  'audit_records',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    id: text('id').notNull().unique(),
+    time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
+    kind: text('kind').notNull(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    outcome: text('outcome').notNull(),
+    status: integer('status').notNull(),
+    agentId: text('agent_id'),
+    sessionId: text('session_id'),
+    pipelineId: text('pipeline_id'),
+    pipelineVersion: integer('pipeline_version'),
+    requestId: text('request_id'),
+    tokenId: text('token_id'),
+    classification: text('classification'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  // `GET /audit` filters by agent or session and pages by seq, or by time range.
+  (table) => [
+    index('audit_records_agent_seq_idx').on(table.agentId, table.seq),
+    index('audit_records_session_seq_idx').on(table.sessionId, table.seq),
+    index('audit_records_time_idx').on(table.time),
+  ],
 )

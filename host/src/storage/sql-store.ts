@@ -6,11 +6,20 @@
  * errors the memory store throws.
  */
 import { GovError } from '@gov/core'
-import { count, eq, sql } from 'drizzle-orm'
-import { agents, pipelines } from './schema.js'
+import { and, asc, count, desc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm'
+import { agents, auditRecords, pipelines } from './schema.js'
 import type { GovDatabase, SqlConnection } from './sql-connection.js'
 import { readSqlError, SqlState } from './sql-errors.js'
-import type { AgentRecord, PipelineInput, PipelineRecord, Store } from './store.js'
+import type {
+  AgentRecord,
+  AuditHead,
+  AuditKind,
+  AuditQuery,
+  AuditRecord,
+  PipelineInput,
+  PipelineRecord,
+  Store,
+} from './store.js'
 import {
   agentExistsError,
   keyInUseError,
@@ -26,8 +35,16 @@ export const STORE_NOT_OPEN = 'GOV_ERR_STORAGE_NOT_OPEN'
 
 const HEALTH_TIMEOUT_MS = 2000
 
+/**
+ * Advisory lock key of the audit chain, per schema (`current_schema()` is
+ * prepended), so schemas on one database keep separate chains without waiting
+ * on each other.
+ */
+const AUDIT_LOCK = ':gov.audit'
+
 type PipelineRow = typeof pipelines.$inferSelect
 type AgentRow = typeof agents.$inferSelect
+type AuditRow = typeof auditRecords.$inferSelect
 
 /** A {@link Store} over PostgreSQL or PGlite. Call `init()` first: it connects and migrates. */
 export class SqlStore implements Store {
@@ -241,6 +258,41 @@ export class SqlStore implements Store {
     return toAgent(row)
   }
 
+  async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
+    return this.#db().transaction(async (tx) => {
+      // Held until commit: every writer of this schema, in any process, reads the head
+      // only after the previous writer's records are committed, so the chain never forks.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${AUDIT_LOCK}))`)
+      const [head] = await tx
+        .select({ seq: auditRecords.seq, hash: auditRecords.hash })
+        .from(auditRecords)
+        .orderBy(desc(auditRecords.seq))
+        .limit(1)
+      const records = seal(head)
+      if (records.length > 0) await tx.insert(auditRecords).values(records.map(toAuditRow))
+      return records
+    })
+  }
+
+  async listAudit(query: AuditQuery): Promise<AuditRecord[]> {
+    const where: SQL[] = []
+    if (query.agentId !== undefined) where.push(eq(auditRecords.agentId, query.agentId))
+    if (query.sessionId !== undefined) where.push(eq(auditRecords.sessionId, query.sessionId))
+    if (query.outcome !== undefined) where.push(eq(auditRecords.outcome, query.outcome))
+    if (query.kind !== undefined) where.push(eq(auditRecords.kind, query.kind))
+    if (query.from !== undefined) where.push(gte(auditRecords.time, new Date(query.from)))
+    if (query.to !== undefined) where.push(lt(auditRecords.time, new Date(query.to)))
+    if (query.afterSeq !== undefined) where.push(gt(auditRecords.seq, query.afterSeq))
+    if (query.beforeSeq !== undefined) where.push(lt(auditRecords.seq, query.beforeSeq))
+    const rows = await this.#db()
+      .select()
+      .from(auditRecords)
+      .where(and(...where))
+      .orderBy(query.order === 'asc' ? asc(auditRecords.seq) : desc(auditRecords.seq))
+      .limit(query.limit)
+    return rows.map(toAuditRecord)
+  }
+
   #db(): GovDatabase {
     if (!this.#connection) throw new GovError(STORE_NOT_OPEN, `${this.kind} store is not open`, 503)
     return this.#connection.db
@@ -272,5 +324,52 @@ function toAgent(row: AgentRow): AgentRecord {
     key_prefix: row.keyPrefix,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+function toAuditRow(record: AuditRecord): AuditRow {
+  return {
+    seq: record.seq,
+    id: record.id,
+    time: new Date(record.time),
+    kind: record.kind,
+    actor: record.actor,
+    action: record.action,
+    outcome: record.outcome,
+    status: record.status,
+    agentId: record.agent_id,
+    sessionId: record.session_id,
+    pipelineId: record.pipeline_id,
+    pipelineVersion: record.pipeline_version,
+    requestId: record.request_id,
+    tokenId: record.token_id,
+    classification: record.classification,
+    detail: record.detail,
+    prevHash: record.prev_hash,
+    hash: record.hash,
+  }
+}
+
+/** Read a row back as written; a row edited in the database reads back edited, so verification sees it. */
+function toAuditRecord(row: AuditRow): AuditRecord {
+  return {
+    seq: row.seq,
+    id: row.id,
+    time: row.time.toISOString(),
+    kind: row.kind as AuditKind,
+    actor: row.actor,
+    action: row.action,
+    outcome: row.outcome,
+    status: row.status,
+    agent_id: row.agentId,
+    session_id: row.sessionId,
+    pipeline_id: row.pipelineId,
+    pipeline_version: row.pipelineVersion,
+    request_id: row.requestId,
+    token_id: row.tokenId,
+    classification: row.classification,
+    detail: row.detail,
+    prev_hash: row.prevHash,
+    hash: row.hash,
   }
 }

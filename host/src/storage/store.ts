@@ -1,5 +1,5 @@
 /**
- * Storage of pipelines and agents. One interface, three kinds:
+ * Storage of pipelines, agents and the audit trail. One interface, three kinds:
  * `memory` (plain maps, the embedded default; nothing survives a restart),
  * `pglite` (embedded Postgres in a data folder, `GOV_DATA_DIR`) and `postgres`
  * (`DATABASE_URL`). The two SQL kinds share one drizzle schema and migrations.
@@ -44,6 +44,74 @@ export interface AgentRecord {
 
 export type StorageKind = 'memory' | 'pglite' | 'postgres'
 
+/** `call`: one governed model call; `admin`: one management change. */
+export type AuditKind = 'call' | 'admin'
+
+/**
+ * One record of the audit trail: metadata and decisions, never raw prompt or
+ * answer text (texts appear only as SHA-256 hashes). Every field except `hash`
+ * is covered by `hash`; see `host/src/audit/hash-chain.ts` for the formula.
+ * Absent values are `null`, never missing, so the hashed form is fixed.
+ */
+export interface AuditRecord {
+  /** Position in the one chain, 1, 2, 3, … without gaps. */
+  seq: number
+  /** Unique id of the record (UUID). */
+  id: string
+  /** When the event happened (ISO 8601, UTC, milliseconds). */
+  time: string
+  kind: AuditKind
+  /** Who: `agent:<agent_id>`, `admin`, or `anonymous` for a call that never authenticated. */
+  actor: string
+  /** What: `gateway.call`, `pipeline.create`, `agent.rotate_key`, … */
+  action: string
+  /** Calls: `allowed`, `blocked`, `observed`, `error`; management changes: `success`. */
+  outcome: string
+  /** HTTP status the caller got. */
+  status: number
+  agent_id: string | null
+  session_id: string | null
+  pipeline_id: string | null
+  pipeline_version: number | null
+  /** The call's `x-request-id`. */
+  request_id: string | null
+  /** Id of the capability token minted for the call. */
+  token_id: string | null
+  /** Classification level of the call. */
+  classification: string | null
+  /** Kind-specific facts (steps and verdicts, finding counts, timings, text hashes, change targets). */
+  detail: Record<string, unknown>
+  /** `hash` of the record before (64 zeros for seq 1). */
+  prev_hash: string
+  /** Lower-case hex SHA-256 over the canonical JSON of every other field. */
+  hash: string
+}
+
+/** The last record of the chain: what the next record links to. */
+export interface AuditHead {
+  seq: number
+  hash: string
+}
+
+/** Filters and paging of {@link Store.listAudit}. Every filter is optional. */
+export interface AuditQuery {
+  agentId?: string
+  sessionId?: string
+  outcome?: string
+  kind?: AuditKind
+  /** Records at or after this time (ISO 8601). */
+  from?: string
+  /** Records before this time (ISO 8601). */
+  to?: string
+  /** Only records with `seq` greater than this (ascending paging). */
+  afterSeq?: number
+  /** Only records with `seq` less than this (descending paging). */
+  beforeSeq?: number
+  /** By `seq`. */
+  order: 'asc' | 'desc'
+  limit: number
+}
+
 /**
  * Errors: methods throw GovError with status 409 and code `conflict` for a
  * duplicate id or for deleting a pipeline that agents still use; 404 `not_found`
@@ -75,4 +143,14 @@ export interface Store {
   deleteAgent(agentId: string): Promise<void>
   assignPipeline(agentId: string, pipelineId: string | null): Promise<AgentRecord>
   rotateKey(agentId: string, keyHash: string, keyPrefix: string): Promise<AgentRecord>
+
+  /**
+   * Append to the audit chain: with every other writer of this database shut
+   * out (one process or many), read the chain's head, insert the records `seal`
+   * builds on it, and commit them together; they are durable when this resolves.
+   * If `seal` throws, nothing is written.
+   */
+  appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]>
+  /** Audit records matching `query`, ordered by `seq`. */
+  listAudit(query: AuditQuery): Promise<AuditRecord[]>
 }

@@ -1,0 +1,33 @@
+/**
+ * The two primitives of the audit trail: RFC 8785 canonical JSON (the
+ * `canonicalize` package, so any JCS implementation in any language
+ * reproduces the bytes) and lower-case hex SHA-256.
+ */
+import { createHash } from 'node:crypto'
+import canonicalize from 'canonicalize'
+
+/** Lower-case hex SHA-256 of a string (as UTF-8) or of bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+/**
+ * RFC 8785 (JCS) canonical JSON of `value`. Throws on values JSON cannot carry
+ * canonically (NaN, Infinity, lone surrogates, cycles).
+ */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value)
+  if (text === undefined) throw new TypeError('value has no JSON form')
+  return text
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/**
+ * A string that canonical JSON, Postgres `text` and `jsonb` all accept: lone
+ * surrogates and NUL become U+FFFD. Applied to names that steps choose
+ * (finding types, block codes), which the host does not validate.
+ */
+export function storableText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD')
+}

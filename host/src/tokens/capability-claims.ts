@@ -1,0 +1,76 @@
+import { type CallInfo, type ClassificationLevel, type Exchange, isClassificationLevel } from '@gov/core'
+import type { JWTPayload } from 'jose'
+import type { Chain } from '../chain/chain.js'
+import type { CallState } from '../chain/chain-runner.js'
+import { allowedTools } from './allowed-tools.js'
+
+/** What one allowed call grants the agent: the facts a capability token carries. */
+export interface CapabilityGrant {
+  readonly agentId: string
+  readonly sessionId: string | undefined
+  /** The agent's pipeline id, or `preset:<name>` for an agent without one. */
+  readonly pipeline: string
+  readonly pipelineVersion: number
+  readonly classification: ClassificationLevel
+  /** Tool names the agent may call in this session. */
+  readonly tools: readonly string[]
+}
+
+/** The claims of a gov capability token, as a tool server sees them after verification. */
+export interface CapabilityClaims {
+  readonly iss: string
+  readonly aud: string | string[]
+  /** Agent id. */
+  readonly sub: string
+  /** Session id, when the caller sent `X-Gov-Session`. */
+  readonly sid?: string
+  readonly pipeline: string
+  readonly pipeline_version: number
+  readonly classification: ClassificationLevel
+  readonly tools: string[]
+  readonly iat: number
+  readonly exp: number
+  /** Unique token id; the audit trail records it with the call. */
+  readonly jti: string
+}
+
+/** The grant of a call the pipeline allowed, read from its state (so steps can narrow the tools). */
+export function grantOf(input: {
+  call: CallInfo
+  chain: Chain
+  exchange: Exchange
+  state: CallState
+  classification: ClassificationLevel
+}): CapabilityGrant {
+  const { call, chain } = input
+  return {
+    agentId: call.agentId,
+    sessionId: call.sessionId,
+    pipeline: call.pipelineId ?? chain.key,
+    pipelineVersion: call.pipelineVersion,
+    classification: input.classification,
+    tools: allowedTools(input.exchange, input.state),
+  }
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0
+const isSeconds = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0
+
+/** The payload as capability claims, or undefined when it lacks their shape (then the token is malformed). */
+export function readClaims(payload: JWTPayload): CapabilityClaims | undefined {
+  const p = payload as Record<string, unknown>
+  const shaped =
+    isString(p.iss) &&
+    (isString(p.aud) || (Array.isArray(p.aud) && p.aud.every(isString))) &&
+    isString(p.sub) &&
+    (p.sid === undefined || isString(p.sid)) &&
+    isString(p.pipeline) &&
+    Number.isInteger(p.pipeline_version) &&
+    isClassificationLevel(p.classification) &&
+    Array.isArray(p.tools) &&
+    p.tools.every((tool) => typeof tool === 'string') &&
+    isSeconds(p.iat) &&
+    isSeconds(p.exp) &&
+    isString(p.jti)
+  return shaped ? (p as unknown as CapabilityClaims) : undefined
+}

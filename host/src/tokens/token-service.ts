@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto'
+import { GovError } from '@gov/core'
+import { type JSONWebKeySet, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose'
+import type { Logger } from '../logging.js'
+import type { GovMetrics } from '../metrics/metrics.js'
+import type { SecretSource } from '../secrets/secret-source.js'
+import { type CapabilityGrant, readClaims } from './capability-claims.js'
+import { KeyRing } from './key-ring.js'
+import {
+  fingerprintOf,
+  generateSigningKey,
+  importSigningKey,
+  type SigningKey,
+  TOKEN_ALGORITHMS,
+} from './signing-key.js'
+import { TokenErrorCodes } from './token-errors.js'
+import { SIGNING_KEY_SECRET, type TokenSettings } from './token-settings.js'
+import { denied, KeyLookupRefusal, refusalOf, type VerifyResult } from './verify-result.js'
+
+/** The JWT `typ` of a capability token (explicit typing, RFC 8725 §3.11): no other JWT passes for one. */
+export const TOKEN_TYPE = 'gov-capability+jwt'
+/** Longer than any token gov mints by far; longer strings are refused unread. */
+const MAX_TOKEN_CHARS = 16_384
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+/** A retired key outlives the last token it signed by this much, for clocks slightly apart. */
+const CLOCK_SKEW_MS = 60_000
+/** How often minting looks whether the configured key changed (another replica or an operator rotated it). */
+const SYNC_INTERVAL_MS = 10_000
+/** An unknown `kid` re-reads the secret at most this often, so made-up kids cannot hammer the vault. */
+const FORCED_SYNC_INTERVAL_MS = 30_000
+
+/** A minted token and its id. */
+export interface MintedToken {
+  readonly token: string
+  /** The `jti`, for the audit trail. */
+  readonly id: string
+  readonly kid: string
+  /** Epoch seconds. */
+  readonly expiresAt: number
+}
+
+/** The answer of a rotation. */
+export interface RotationResult {
+  readonly kid: string
+  readonly previous_kid: string
+  /** `configured` when the new key came from `GOV_TOKEN_SIGNING_KEY`, `generated` otherwise. */
+  readonly source: 'configured' | 'generated'
+  /** Until when (ISO time) tokens signed with the previous key still verify. */
+  readonly previous_valid_until: string
+}
+
+export interface TokenServiceOptions {
+  settings: TokenSettings
+  secrets: SecretSource
+  metrics: GovMetrics
+  logger: Logger
+  /** In production a generated key is worth a warning: tokens die with the process and differ per replica. */
+  production: boolean
+  /** Milliseconds since the epoch; injectable so tests can move time. */
+  now?: () => number
+}
+
+/**
+ * Mints and verifies capability tokens: short-lived asymmetric JWTs (EdDSA or
+ * ES256) that tell a tool server what one agent may do in one session. The
+ * signing key comes from `GOV_TOKEN_SIGNING_KEY`, or is generated at start.
+ * Rotation keeps every token already handed out verifiable until it expires.
+ * Counts `gov_capability_tokens_total{result=minted|denied|expired}`.
+ */
+export class TokenService {
+  readonly #o: TokenServiceOptions
+  readonly #now: () => number
+  #ring: Promise<KeyRing> | undefined
+  /** Key changes run one at a time; a failed one does not stop the next. */
+  #queue: Promise<unknown> = Promise.resolve()
+  #lastSync = 0
+  #lastForcedSync = Number.NEGATIVE_INFINITY
+  /** Fingerprint of a configured key already found unusable, so it is reported once. */
+  #rejected: string | undefined
+
+  constructor(options: TokenServiceOptions) {
+    this.#o = options
+    this.#now = options.now ?? Date.now
+  }
+
+  /** Load or generate the signing key; throws `GOV_ERR_TOKEN_KEY_INVALID` for an unusable configured key. */
+  async start(): Promise<void> {
+    await this.#keys()
+  }
+
+  /** Sign a token for an allowed call. */
+  async mint(grant: CapabilityGrant): Promise<MintedToken> {
+    const ring = await this.#keys()
+    this.#syncInBackground()
+    const key = ring.current
+    const iat = Math.floor(this.#now() / 1000)
+    const exp = iat + this.#o.settings.ttlSeconds
+    const id = randomUUID()
+    const token = await new SignJWT({
+      ...(grant.sessionId === undefined ? {} : { sid: grant.sessionId }),
+      pipeline: grant.pipeline,
+      pipeline_version: grant.pipelineVersion,
+      classification: grant.classification,
+      tools: [...grant.tools],
+    })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: TOKEN_TYPE })
+      .setSubject(grant.agentId)
+      .setIssuer(this.#o.settings.issuer)
+      .setAudience(this.#o.settings.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(id)
+      .sign(key.privateKey)
+    this.#o.metrics.capabilityTokens.inc({ result: 'minted' })
+    return { token, id, kid: key.kid, expiresAt: exp }
+  }
+
+  /**
+   * Check a token: signature by a published key, issuer, audience (default the
+   * configured one), expiry and the claims' shape. Never throws: any failure is
+   * a refusal with a reason, counted as `denied` or `expired`.
+   */
+  async verify(token: unknown, audience?: string): Promise<VerifyResult> {
+    const result = await this.#check(token, audience ?? this.#o.settings.audience)
+    if (!result.valid) this.#o.metrics.capabilityTokens.inc({ result: result.result })
+    return result
+  }
+
+  /** Count a call the pipeline refused: it gets no token, which counts as denied. */
+  countRefusedCall(): void {
+    this.#o.metrics.capabilityTokens.inc({ result: 'denied' })
+  }
+
+  /** The public keys that verify tokens now: the signing key, the next one, and replaced keys whose tokens may still be live. */
+  async jwks(): Promise<JSONWebKeySet> {
+    const ring = await this.#keys()
+    return { keys: ring.published(this.#now()).map((k) => k.publicJwk) }
+  }
+
+  /**
+   * Replace the signing key: with `GOV_TOKEN_SIGNING_KEY` when it holds a new
+   * key (re-read from the vault), else with the generated key the JWKS already
+   * published as next (and a new next key is prepared). Refuses with 409
+   * `GOV_ERR_TOKEN_KEY_UNCHANGED` while the configured secret still holds the
+   * key in use, since a generated key would differ on every replica.
+   */
+  rotate(): Promise<RotationResult> {
+    return this.#serially(async () => {
+      const ring = await this.#keys()
+      this.#o.secrets.invalidate(SIGNING_KEY_SECRET)
+      const text = await this.#o.secrets.get(SIGNING_KEY_SECRET)
+      if (text !== undefined && fingerprintOf(text) === ring.current.fingerprint) {
+        throw new GovError(
+          TokenErrorCodes.KEY_UNCHANGED,
+          `${SIGNING_KEY_SECRET} still holds the signing key in use; store a new key there, then rotate`,
+          409,
+        )
+      }
+      const [next, upcoming] =
+        text === undefined
+          ? await Promise.all([ring.next ?? generateSigningKey(), generateSigningKey()])
+          : [await importSigningKey(text), undefined]
+      const until = this.#keepUntil()
+      const previous = ring.replace(next, until, upcoming)
+      this.#o.logger.info(
+        { kid: next.kid, previousKid: previous.kid },
+        'capability token signing key rotated',
+      )
+      return {
+        kid: next.kid,
+        previous_kid: previous.kid,
+        source: text === undefined ? 'generated' : 'configured',
+        previous_valid_until: new Date(until).toISOString(),
+      }
+    })
+  }
+
+  #keys(): Promise<KeyRing> {
+    this.#ring ??= this.#load()
+    return this.#ring
+  }
+
+  async #load(): Promise<KeyRing> {
+    this.#lastSync = this.#now()
+    const text = await this.#o.secrets.get(SIGNING_KEY_SECRET)
+    if (text !== undefined) return new KeyRing(await importSigningKey(text))
+    const [key, next] = await Promise.all([generateSigningKey(), generateSigningKey()])
+    if (this.#o.production) {
+      this.#o.logger.warn(
+        { kid: key.kid },
+        `${SIGNING_KEY_SECRET} is not set: capability tokens are signed with a key generated at start, which differs per replica and dies with the process`,
+      )
+    }
+    return new KeyRing(key, next)
+  }
+
+  #keepUntil(): number {
+    return this.#now() + this.#o.settings.ttlSeconds * 1000 + CLOCK_SKEW_MS
+  }
+
+  #serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work)
+    this.#queue = run.catch(() => {})
+    return run
+  }
+
+  #syncInBackground(): void {
+    const now = this.#now()
+    if (now - this.#lastSync < SYNC_INTERVAL_MS) return
+    this.#lastSync = now
+    this.#serially(() => this.#adoptConfiguredKey()).catch((err) =>
+      this.#o.logger.warn({ code: (err as GovError).code }, 'capability token key check failed'),
+    )
+  }
+
+  /**
+   * Follow `GOV_TOKEN_SIGNING_KEY` when it changed (a rotation in the vault, or
+   * on another replica). An unset secret changes nothing: a vault hiccup must
+   * not swap keys. Returns true when the signing key changed.
+   */
+  async #adoptConfiguredKey(): Promise<boolean> {
+    const ring = await this.#keys()
+    const text = await this.#o.secrets.get(SIGNING_KEY_SECRET)
+    if (text === undefined) return false
+    const fingerprint = fingerprintOf(text)
+    if (fingerprint === ring.current.fingerprint || fingerprint === this.#rejected) return false
+    let next: SigningKey
+    try {
+      next = await importSigningKey(text)
+    } catch (err) {
+      this.#rejected = fingerprint
+      this.#o.logger.error(
+        { code: (err as GovError).code },
+        `${SIGNING_KEY_SECRET} changed to an unusable key; still signing with the previous one`,
+      )
+      return false
+    }
+    const previous = ring.replace(next, this.#keepUntil())
+    this.#o.logger.info({ kid: next.kid, previousKid: previous.kid }, 'capability token signing key changed')
+    return true
+  }
+
+  async #check(token: unknown, audience: string): Promise<VerifyResult> {
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) {
+      return denied('malformed', 'token is not a compact JWS (three base64url parts)')
+    }
+    try {
+      const ring = await this.#keys()
+      const { payload } = await jwtVerify(token, (header) => this.#keyFor(ring, header), {
+        issuer: this.#o.settings.issuer,
+        audience,
+        algorithms: [...TOKEN_ALGORITHMS],
+        typ: TOKEN_TYPE,
+        requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+        currentDate: new Date(this.#now()),
+      })
+      const claims = readClaims(payload)
+      if (!claims) return denied('malformed', 'token claims lack the capability fields')
+      return { valid: true, claims }
+    } catch (err) {
+      return refusalOf(err)
+    }
+  }
+
+  async #keyFor(ring: KeyRing, header: JWTHeaderParameters) {
+    const now = this.#now()
+    let key = ring.find(header.kid, now)
+    if (!key && header.kid !== undefined && now - this.#lastForcedSync >= FORCED_SYNC_INTERVAL_MS) {
+      // Another replica may have moved to a new configured key before this one noticed.
+      this.#lastForcedSync = now
+      const changed = await this.#serially(() => {
+        this.#o.secrets.invalidate(SIGNING_KEY_SECRET)
+        return this.#adoptConfiguredKey()
+      }).catch(() => false)
+      if (changed) key = ring.find(header.kid, now)
+    }
+    if (!key) throw new KeyLookupRefusal('unknown_key', 'token kid names no key of this gateway')
+    if (key.alg !== header.alg)
+      throw new KeyLookupRefusal('bad_signature', 'token alg is not the key’s algorithm')
+    return key.publicKey
+  }
+}
