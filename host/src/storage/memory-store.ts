@@ -189,11 +189,21 @@ export class MemoryStore implements Store {
       (to === undefined || Date.parse(r.time) < to) &&
       (query.afterSeq === undefined || r.seq > query.afterSeq) &&
       (query.beforeSeq === undefined || r.seq < query.beforeSeq)
-    const ordered = query.order === 'asc' ? this.#audit : [...this.#audit].reverse()
+    // `seq` n sits at index n - 1, so a cursor starts the scan where it points (verify pages in O(n)).
+    const last = this.#audit.length - 1
     const found: AuditRecord[] = []
-    for (const record of ordered) {
-      if (found.length >= query.limit) break
-      if (matches(record)) found.push(copy(record))
+    if (query.order === 'asc') {
+      for (let i = Math.max(query.afterSeq ?? 0, 0); i <= last && found.length < query.limit; i++) {
+        if (matches(this.#audit[i]!)) found.push(copy(this.#audit[i]!))
+      }
+    } else {
+      for (
+        let i = Math.min((query.beforeSeq ?? Infinity) - 2, last);
+        i >= 0 && found.length < query.limit;
+        i--
+      ) {
+        if (matches(this.#audit[i]!)) found.push(copy(this.#audit[i]!))
+      }
     }
     return found
   }
