@@ -65,25 +65,42 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   // The logger comes first: the Vault secret source logs its outages. LOG_LEVEL is plain config.
   const logger = createLogger(env.LOG_LEVEL || 'info', options.logDestination)
   const secrets = options.secrets ?? createSecretSource(env, logger)
-  const config = await loadConfig(env, secrets)
+  // What start-up has opened so far, closed in reverse when a later step fails (bad plugin, port in use).
+  const opened: (() => Promise<unknown>)[] = []
+  const fail = async (err: unknown): Promise<never> => {
+    for (const close of opened.reverse()) await close().catch(() => {})
+    if (!options.secrets) await secrets.close?.()
+    throw err
+  }
+  const config = await loadConfig(env, secrets).catch(fail)
   const store = createStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: options.databaseSchema,
   })
-  await store.init()
+  await store.init().catch(fail)
+  opened.push(() => store.close())
   const kv = await createKv({
     redisUrl: config.redisUrl,
     onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
   })
+  opened.push(() => kv.close())
   const registry = new PluginRegistry(logger)
-  await registry.loadAll(config.plugins)
-  for (const plugin of options.plugins ?? []) registry.register(plugin)
+  try {
+    await registry.loadAll(config.plugins)
+    for (const plugin of options.plugins ?? []) registry.register(plugin)
+  } catch (err) {
+    await fail(err)
+  }
 
   const container = buildContainer({ config, logger, secrets, store, kv, registry }, options.override)
-  await container.resolve<Invalidator>(TOKENS.Invalidator).start()
-  await container.resolve<TokenService>(TOKENS.Tokens).start()
+  await container.resolve<Invalidator>(TOKENS.Invalidator).start().catch(fail)
+  await container.resolve<TokenService>(TOKENS.Tokens).start().catch(fail)
   const chains = container.resolve<ChainBuilder>(TOKENS.Chains)
+  opened.push(
+    () => chains.close(),
+    () => container.resolve<UpstreamClient>(TOKENS.Upstream).close(),
+  )
   const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
   container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
 
@@ -91,7 +108,7 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
-  })
+  }).catch(fail)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`

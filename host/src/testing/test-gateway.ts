@@ -89,7 +89,14 @@ export async function startTestGateway(
     ANTHROPIC_API_KEY: 'sk-ant-test',
     ...options.env,
   }
-  const gateway = await startGateway({ env, plugins: options.plugins ?? fixtureSteps, ...options.start })
+  const gateway = await startGateway({
+    env,
+    plugins: options.plugins ?? fixtureSteps,
+    ...options.start,
+  }).catch(async (err) => {
+    if (!options.mock) await mock.close()
+    throw err
+  })
   const url = gateway.url
 
   const admin: TestGateway['admin'] = async (method, path, body, opts = {}) => {
