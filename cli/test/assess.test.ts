@@ -18,7 +18,10 @@ import { runCli } from './helpers/run-cli.js'
 
 /** Step → settings an assessed file may contain; anything else would not validate on import. */
 const ALLOWED: Record<string, Record<string, (v: unknown) => boolean>> = {
-  detect_injection: { threshold: (v) => typeof v === 'number' && v >= 0 && v <= 1 },
+  detect_injection: {
+    threshold: (v) => typeof v === 'number' && v >= 0 && v <= 1,
+    tool_result_threshold: (v) => typeof v === 'number' && v >= 0 && v <= 1,
+  },
   detect_pii: { action: (v) => v === 'allow' || v === 'mask' || v === 'block' },
   scan_secrets: { action: (v) => v === 'redact' || v === 'block' || v === 'allow' },
 }
@@ -128,6 +131,7 @@ describe('gov assess', () => {
     assert.equal(p.pipeline_id, 'support-bot')
     assert.equal(p.preset, 'strict')
     assert.equal(p.overrides.detect_injection?.threshold, UNTRUSTED_INPUT_EXFIL_THRESHOLD)
+    assert.equal(p.overrides.detect_injection?.tool_result_threshold, UNTRUSTED_INPUT_THRESHOLD)
 
     const doc = parseDocument(text)
     const pipeline = doc.get('pipeline') as YAMLMap
@@ -221,14 +225,13 @@ describe('recommend', () => {
     assert.equal(rec.overrides.scan_secrets?.action.value, 'redact')
   })
 
-  it('lowers the injection threshold with untrusted input, more with tools that send data out', () => {
-    assert.equal(
-      recommend(answers({ untrustedInput: true })).overrides.detect_injection?.threshold.value,
-      UNTRUSTED_INPUT_THRESHOLD,
-    )
+  it('lowers the tool-result threshold with untrusted input, and the prompt threshold with tools that send data out', () => {
+    const reading = recommend(answers({ untrustedInput: true })).overrides.detect_injection
+    assert.equal(reading?.tool_result_threshold.value, UNTRUSTED_INPUT_THRESHOLD)
+    assert.equal(reading?.threshold, undefined)
     const exfil = recommend(answers({ untrustedInput: true, tools: 'external' }))
-    assert.equal(exfil.overrides.detect_injection?.threshold.value, UNTRUSTED_INPUT_EXFIL_THRESHOLD)
-    assert.ok(UNTRUSTED_INPUT_EXFIL_THRESHOLD < UNTRUSTED_INPUT_THRESHOLD)
+    assert.equal(exfil.overrides.detect_injection?.threshold?.value, UNTRUSTED_INPUT_EXFIL_THRESHOLD)
+    assert.equal(exfil.overrides.detect_injection?.tool_result_threshold.value, UNTRUSTED_INPUT_THRESHOLD)
     assert.equal(recommend(answers({ users: 'external' })).overrides.detect_injection, undefined)
   })
 

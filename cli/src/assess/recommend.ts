@@ -14,7 +14,7 @@ export interface Choice<T> {
  * are known to the steps, so an assessed file always validates on import.
  */
 export interface AssessedOverrides {
-  detect_injection?: { threshold: Choice<number> }
+  detect_injection?: { tool_result_threshold: Choice<number>; threshold?: Choice<number> }
   detect_pii?: { action: Choice<'allow' | 'mask' | 'block'> }
   scan_secrets?: { action: Choice<'redact' | 'block' | 'allow'> }
 }
@@ -29,12 +29,14 @@ export interface Recommendation {
 
 /**
  * Injection thresholds written for agents that read untrusted content. Text an
- * agent fetches is where indirect injection arrives, and nobody reviews it
- * before the model does, so a lower threshold trades a few more false alarms
- * for catching paraphrased attacks; lower still when a tool can carry data out.
+ * agent fetches (tool results) is where indirect injection arrives, and nobody
+ * reviews it before the model does: detect_injection's own eval shows 0.5 on
+ * tool results raising indirect recall from 68% to 86% on the dev data. When a
+ * tool can also carry data out, direct prompts get 0.6, which kept the same
+ * false-positive rate as the 0.7 default there.
  */
-export const UNTRUSTED_INPUT_THRESHOLD = 0.4
-export const UNTRUSTED_INPUT_EXFIL_THRESHOLD = 0.3
+export const UNTRUSTED_INPUT_THRESHOLD = 0.5
+export const UNTRUSTED_INPUT_EXFIL_THRESHOLD = 0.6
 
 const SENSITIVE: readonly DataKind[] = ['pii', 'financial', 'health', 'credentials', 'source_code']
 
@@ -91,12 +93,18 @@ function chooseOverrides(a: Answers, preset: PresetName): AssessedOverrides {
   if (a.untrustedInput) {
     const exfil = a.tools === 'external'
     out.detect_injection = {
-      threshold: {
-        value: exfil ? UNTRUSTED_INPUT_EXFIL_THRESHOLD : UNTRUSTED_INPUT_THRESHOLD,
-        why: exfil
-          ? 'untrusted content plus tools that send data out: indirect injection is the likeliest attack, so flag weaker signals too'
-          : 'untrusted content is where indirect injection arrives: flag weaker signals than the default',
+      tool_result_threshold: {
+        value: UNTRUSTED_INPUT_THRESHOLD,
+        why: 'untrusted content is where indirect injection arrives: flag weaker signals in tool results than the default 0.7',
       },
+      ...(exfil
+        ? {
+            threshold: {
+              value: UNTRUSTED_INPUT_EXFIL_THRESHOLD,
+              why: 'tools that send data out make one injected instruction enough to leak data: flag weaker signals in prompts too',
+            },
+          }
+        : {}),
     }
   }
   // In observe mode nothing is blocked or changed, so actions would only mislead the reader.
