@@ -53,6 +53,13 @@ export interface VendorAdapter {
    */
   upstreamHeaders(incoming: IncomingHttpHeaders, apiKey: string): Record<string, string>
 
+  /**
+   * Remove the answer's second copies of its text that steps do not see or
+   * edit (OpenAI `logprobs` tokens, Anthropic `citations[].cited_text`). Called
+   * when a step edited the answer, so a redacted value cannot leak through them.
+   */
+  dropUnscannedText(body: Record<string, unknown>): void
+
   /** Whether the request asks for usage in the streamed answer (OpenAI `stream_options.include_usage`). */
   sseOptions(exchange: Exchange): SseOptions
 }

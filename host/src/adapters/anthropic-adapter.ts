@@ -5,6 +5,7 @@ import { buildAnthropicTextAnswer, parseAnthropicAnswer } from './anthropic-answ
 import { parseAnthropicRequest } from './anthropic-request.js'
 import { renderAnthropicSse } from './anthropic-sse.js'
 import { reassembleAnthropicStream } from './anthropic-stream.js'
+import { isRecord } from './json-values.js'
 import { headerValue, passHeaders } from './upstream-headers.js'
 
 /** The API version sent when the caller names none; the one every current SDK sends. */
@@ -61,6 +62,12 @@ export class AnthropicAdapter implements VendorAdapter {
     }
     passHeaders(incoming, ['anthropic-beta'], headers)
     return headers
+  }
+
+  dropUnscannedText(body: Record<string, unknown>): void {
+    for (const block of Array.isArray(body.content) ? body.content : []) {
+      if (isRecord(block) && Array.isArray(block.citations)) delete block.citations
+    }
   }
 
   sseOptions(_exchange: Exchange): SseOptions {

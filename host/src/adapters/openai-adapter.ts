@@ -61,6 +61,12 @@ export class OpenAiAdapter implements VendorAdapter {
     return headers
   }
 
+  dropUnscannedText(body: Record<string, unknown>): void {
+    for (const choice of Array.isArray(body.choices) ? body.choices : []) {
+      if (isRecord(choice) && choice.logprobs != null) choice.logprobs = null
+    }
+  }
+
   sseOptions(exchange: Exchange): SseOptions {
     const streamOptions = exchange.body.stream_options
     return { includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true }

@@ -212,6 +212,9 @@ export class GatewayHandler {
         verdict = await this.deps.runner.run(chain, 'tool_call', call, exchange, state, answer)
       }
       if (verdict.kind === 'block') return this.#block(verdict, (o) => (outcome = o), fail)
+      // A step edited the answer: drop copies of its text no step saw (logprobs, citations).
+      if (mode === 'enforce' && answer.message.parts.some((p) => p.edited))
+        adapter.dropUnscannedText(answerBody)
       if (verdict.kind === 'respond') {
         answerBody =
           'text' in verdict.answer

@@ -106,6 +106,31 @@ describe('gateway request walk', () => {
     assert.equal(res.body.choices[0].message.content, 'my secret plan')
   })
 
+  it('drops logprobs when a step edited the answer, and keeps them otherwise', async () => {
+    const answer = (content: string) => ({
+      id: 'chatcmpl-lp',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content },
+          logprobs: { content: [{ token: content, logprob: -0.1, bytes: null, top_logprobs: [] }] },
+          finish_reason: 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    })
+    t.mock.enqueue({ json: answer('a [HIDDEN] word') })
+    const edited = await t.call('/v1/chat/completions', chat('hi', { logprobs: true }), { key })
+    assert.equal(edited.body.choices[0].message.content, 'a secret word')
+    assert.equal(edited.body.choices[0].logprobs, null)
+    t.mock.enqueue({ json: answer('plain words') })
+    const plain = await t.call('/v1/chat/completions', chat('hi', { logprobs: true }), { key })
+    assert.equal(plain.body.choices[0].logprobs.content[0].token, 'plain words')
+  })
+
   it('does the same for a streamed answer, re-chunked as SSE', async () => {
     const res = await t.call(
       '/v1/chat/completions',
