@@ -19,6 +19,7 @@ import type { ChainBuilder } from '../chain/chain-builder.js'
 import { CallState, type ChainRunner } from '../chain/chain-runner.js'
 import type { GovConfig } from '../config.js'
 import { parseJson, readBody } from '../http/body.js'
+import { sendJson } from '../http/respond.js'
 import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
@@ -124,7 +125,7 @@ export class GatewayHandler {
         // The call could not be recorded (audit trail down): fail closed, never release an unrecorded answer.
         const e = err instanceof GovError ? err : new GovError('internal_error', 'internal error', 500)
         delete headers['x-gov-token']
-        this.#sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers)
+        sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers)
         return
       }
       write()
@@ -134,7 +135,7 @@ export class GatewayHandler {
       if (!(err instanceof GovError)) this.deps.logger.error({ err, requestId }, 'gateway call failed')
       if (outcome === 'allowed') outcome = e.status >= 500 ? 'error' : 'blocked'
       await finish(e.status, () =>
-        this.#sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers),
+        sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers),
       )
     }
 
@@ -236,7 +237,7 @@ export class GatewayHandler {
             ...headers,
           })
           res.end(sse)
-        } else this.#sendJson(res, 200, finalBody, headers)
+        } else sendJson(res, 200, finalBody, headers)
       })
     } catch (err) {
       await fail(err)
@@ -338,15 +339,5 @@ export class GatewayHandler {
     let level: ClassificationLevel = 'public'
     for (const finding of state.findings) level = maxLevel(level, finding.level)
     return level
-  }
-
-  #sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-    const text = JSON.stringify(body)
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-      ...headers,
-    })
-    res.end(text)
   }
 }

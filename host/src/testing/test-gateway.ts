@@ -49,6 +49,21 @@ export interface TestGateway {
   close(): Promise<void>
 }
 
+/** An OpenAI chat-completion body with one user message (and any extra fields). */
+export function chatBody(text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }], ...extra }
+}
+
+/** An Anthropic messages body with one user message (and any extra fields). */
+export function messagesBody(text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model: 'claude-sonnet-4-6',
+    max_tokens: 256,
+    messages: [{ role: 'user', content: text }],
+    ...extra,
+  }
+}
+
 /** Overrides that switch off every step of `preset` and add `steps` (name → settings), in order. */
 export function onlySteps(
   preset: string,

@@ -7,9 +7,9 @@ import { GENESIS_HASH } from '../../src/audit/hash-chain.js'
 import { TOKENS } from '../../src/container.js'
 import { MemoryStore } from '../../src/storage/memory-store.js'
 import type { AuditHead, AuditRecord } from '../../src/storage/store.js'
-import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+import { chatBody, onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
 
-const chat = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] })
+const chat = chatBody
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** Prompt texts that must never appear in the trail (the mock provider echoes them into answers too). */

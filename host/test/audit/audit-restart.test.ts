@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { AuditRecord } from '../../src/storage/store.js'
 import { type MockProvider, startMockProvider } from '../../src/testing/mock-provider.js'
-import { onlySteps, startTestGateway } from '../../src/testing/test-gateway.js'
+import { chatBody, onlySteps, startTestGateway } from '../../src/testing/test-gateway.js'
 import { pgliteExec } from './audit-fixtures.js'
 
-const chat = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] })
+const chat = chatBody
 
 describe('audit trail on the embedded file database, across restarts', () => {
   let mock: MockProvider

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { hookLog } from '../../src/testing/fixture-steps.js'
-import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+import {
+  chatBody,
+  messagesBody,
+  onlySteps,
+  startTestGateway,
+  type TestGateway,
+} from '../../src/testing/test-gateway.js'
 
-const chat = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'gpt-4o-mini',
-  messages: [{ role: 'user', content: text }],
-  ...extra,
-})
-const messages = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'claude-sonnet-4-6',
-  max_tokens: 256,
-  messages: [{ role: 'user', content: text }],
-  ...extra,
-})
+const chat = chatBody
+const messages = messagesBody
 
 describe('gateway request walk', () => {
   let t: TestGateway

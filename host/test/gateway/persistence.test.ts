@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type MockProvider, startMockProvider } from '../../src/testing/mock-provider.js'
-import { onlySteps, startTestGateway } from '../../src/testing/test-gateway.js'
+import { chatBody, onlySteps, startTestGateway } from '../../src/testing/test-gateway.js'
 import {
   dropSchema,
   skipWithoutDatabase,
@@ -12,7 +12,7 @@ import {
   uniqueSchema,
 } from '../storage/postgres-schema.js'
 
-const chat = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] })
+const chat = chatBody
 
 describe('pipelines, agents and keys survive a restart', () => {
   let mock: MockProvider

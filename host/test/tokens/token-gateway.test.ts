@@ -4,7 +4,13 @@ import { after, before, describe, it } from 'node:test'
 import { CORE_VERSION, defineStep, type StepPlugin, Type, Verdicts } from '@gov/core'
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { fixtureSteps } from '../../src/testing/fixture-steps.js'
-import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+import {
+  chatBody,
+  messagesBody,
+  onlySteps,
+  startTestGateway,
+  type TestGateway,
+} from '../../src/testing/test-gateway.js'
 import { TOOLS_ALLOWED } from '../../src/tokens/allowed-tools.js'
 
 /** Narrows the granted tools to `search` when the text asks for it, as a tool filter would. */
@@ -40,17 +46,8 @@ interface VerifyBody {
   claims?: Record<string, unknown>
 }
 
-const chat = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'gpt-4o-mini',
-  messages: [{ role: 'user', content: text }],
-  ...extra,
-})
-const messages = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'claude-sonnet-4-6',
-  max_tokens: 256,
-  messages: [{ role: 'user', content: text }],
-  ...extra,
-})
+const chat = chatBody
+const messages = messagesBody
 
 describe('capability tokens through the gateway', () => {
   let t: TestGateway
