@@ -44,16 +44,18 @@ export interface EffectiveFlags {
 export function applyFlags(
   requested: ReadonlyMap<string, string>,
   chain: Chain,
-  knownFlags: ReadonlySet<string>,
+  /** Every flag some loaded plugin declares; asked only when a flag is not one of this chain's. */
+  knownFlags: () => ReadonlySet<string>,
 ): EffectiveFlags {
   const accepted = new Map<string, string>()
   for (const [name, value] of requested) {
     const rule = chain.flagRules.get(name)
     if (!rule) {
-      if (knownFlags.has(name)) continue
+      const known = knownFlags()
+      if (known.has(name)) continue
       throw new GovError(
         'invalid_flags',
-        `X-Gov-Flags names unknown flag "${name}"; known: ${[...knownFlags].sort().join(', ')}`,
+        `X-Gov-Flags names unknown flag "${name}"; known: ${[...known].sort().join(', ')}`,
         400,
       )
     }

@@ -152,11 +152,7 @@ export class GatewayHandler {
       const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
       chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
       if (!chain.isReady) await this.#waitReady(chain)
-      const { mode, flags } = applyFlags(
-        parseFlags(req.headers['x-gov-flags']),
-        chain,
-        this.deps.knownFlags(),
-      )
+      const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags)
       const session = req.headers['x-gov-session']
       if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
         throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
