@@ -1,11 +1,16 @@
 /**
  * Cost per KB of the detector on realistic 1 KB texts (uncached), median and
- * p99, for a user prompt and a tool result, plus a 200 KB document. Run by
- * hand: `node plugins/detect-injection/dist/eval/speed.js`.
+ * p99, for a user prompt and a tool result, then documents of 32 KB to 200 KB
+ * on the calling thread, and a 200 KB document through a step instance that
+ * analyses it on a worker thread, with the longest event-loop stall each way.
+ * Run by hand: `node plugins/detect-injection/dist/eval/speed.js`.
  */
 import { performance } from 'node:perf_hooks'
+import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import { InjectionDetector } from '../src/detector.js'
+import { createInstance } from '../src/instance.js'
 import type { Channel } from '../src/match-rules.js'
+import { loadDetector } from '../src/model-file.js'
 
 const PROMPT =
   'I am planning a two-week trip through Japan in April with my partner and we would like to see both the big cities and some quieter places in the countryside. ' +
@@ -48,8 +53,58 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 }
 
-function main(): void {
-  const detector = InjectionDetector.load()
+/**
+ * Run `work` while a 1 ms timer ticks; return how long the work took and the
+ * longest time between two ticks (how long the event loop was held), in ms.
+ */
+async function withLoopDelay(work: () => unknown): Promise<{ ms: number; stall: number }> {
+  let last = performance.now()
+  let stall = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    stall = Math.max(stall, now - last)
+    last = now
+  }, 1)
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  last = performance.now()
+  const started = performance.now()
+  await work()
+  const ms = performance.now() - started
+  stall = Math.max(stall, performance.now() - last)
+  clearInterval(timer)
+  return { ms, stall }
+}
+
+/** A 200 KB tool result analysed on a worker thread (after one to start and warm it) and on this thread. */
+async function measureOffload(detector: InjectionDetector): Promise<void> {
+  const settings = {
+    threshold: 0.7,
+    tool_result_threshold: 0.7,
+    scan_system: false,
+    scan_assistant: true,
+    scan_tool_results: true,
+    decode_payloads: true,
+    cache_size: 0,
+    offload_above_bytes: 32 * 1024,
+    offload_workers: 1,
+  }
+  const instance = createInstance(settings, makeServices('detect_injection'), detector)
+  const request = (text: string) =>
+    instance.onRequest?.(
+      makeRequestContext(makeExchange([{ source: 'tool', toolResults: [{ toolCallId: 'c', text }] }])),
+    )
+  for (let i = 0; i < 3; i++) await request(`${i} ${toSize(EMAIL, 200 * 1024)}`)
+  const text = `x ${toSize(EMAIL, 200 * 1024)}`
+  const offloaded = await withLoopDelay(() => request(text))
+  const inThread = await withLoopDelay(() => detector.analyze(text, 'tool'))
+  await instance.close()
+  console.log(
+    `\n200 KB tool result: worker ${offloaded.ms.toFixed(1)} ms (event loop stalled at most ${offloaded.stall.toFixed(1)} ms), calling thread ${inThread.ms.toFixed(1)} ms (stalled ${inThread.stall.toFixed(1)} ms)`,
+  )
+}
+
+async function main(): Promise<void> {
+  const detector = loadDetector()
   measure(detector, PROMPT, 'direct', 1024, 300)
   console.log('| text | size | median ms | p99 ms | median ms/KB |')
   console.log('|---|---:|---:|---:|---:|')
@@ -62,10 +117,13 @@ function main(): void {
       `| ${name} | 1 KB | ${quantile(t, 0.5).toFixed(3)} | ${quantile(t, 0.99).toFixed(3)} | ${quantile(t, 0.5).toFixed(3)} |`,
     )
   }
-  const big = measure(detector, EMAIL, 'tool', 200 * 1024, 10)
-  console.log(
-    `| tool result (email) | 200 KB | ${quantile(big, 0.5).toFixed(1)} | ${quantile(big, 0.99).toFixed(1)} | ${(quantile(big, 0.5) / 200).toFixed(3)} |`,
-  )
+  for (const kb of [32, 64, 200]) {
+    const big = measure(detector, EMAIL, 'tool', kb * 1024, 10)
+    console.log(
+      `| tool result (email) | ${kb} KB | ${quantile(big, 0.5).toFixed(1)} | ${quantile(big, 0.99).toFixed(1)} | ${(quantile(big, 0.5) / kb).toFixed(3)} |`,
+    )
+  }
+  await measureOffload(detector)
 }
 
-main()
+await main()

@@ -4,6 +4,9 @@
  * decoded text can be scored like any other; a payload that decodes to
  * binary (hashes, images, keys) is dropped.
  */
+import { lowerCaseInPlace } from './match-rules.js'
+import { NeedleIndex } from './needle-index.js'
+import { scanHints, type TextHints } from './scan-hints.js'
 
 /** How a payload was hidden. */
 export type PayloadKind = 'base64' | 'hex' | 'escapes' | 'percent' | 'rot13' | 'reversed' | 'spaced'
@@ -16,29 +19,6 @@ export interface Payload {
   readonly text: string
 }
 
-// Cheap tests that must pass before the full patterns (with lookarounds) run.
-const HEX_HINT = /[0-9a-fA-F]{24}|(?:[0-9a-fA-F]{2}[\s:]){5}[0-9a-fA-F]{2}/
-const BASE64_RUN = 16
-
-/** True when the text has a run of at least {@link BASE64_RUN} base64 characters (a loop beats a regex here). */
-function hasBase64Run(text: string): boolean {
-  let run = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    const b64 =
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f ||
-      c === 0x2d ||
-      c === 0x5f
-    run = b64 ? run + 1 : 0
-    if (run >= BASE64_RUN) return true
-  }
-  return false
-}
-const SPACED_HINT = /(?:^|[^A-Za-z])[A-Za-z][ .\-_*·][A-Za-z][ .\-_*·][A-Za-z][ .\-_*·][A-Za-z](?![A-Za-z])/
 const MAX_PAYLOADS = 8
 const MAX_DECODED = 4096
 
@@ -47,11 +27,38 @@ const BASE64 =
 const HEX = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){12,}(?![0-9a-fA-F])/g
 const ESCAPES = /(?:\\x[0-9a-fA-F]{2}){6,}|(?:\\u[0-9a-fA-F]{4}){4,}/g
 const PERCENT = /(?:%[0-9a-fA-F]{2}[A-Za-z0-9 ._~-]{0,2}){6,}/g
-// ROT13 and reversed text are only tried when a key word shows up encoded,
-// so plain text costs one regex test.
+// ROT13 and reversed text are only tried when a key word shows up encoded;
+// the words are looked for first without word boundaries, all in one pass.
+const ROT13_WORDS = [
+  'vtaber',
+  'qvfertneq',
+  'sbetrg',
+  'cerivbhf',
+  'vafgehpgvba',
+  'flfgrz',
+  'cebzcg',
+  'wnvyoernx',
+  'ehyrf',
+]
+const REVERSED_WORDS = [
+  'erongi',
+  'dragersid',
+  'tegrof',
+  'suoiverp',
+  'snoitcurtsni',
+  'tpmorp',
+  'metsys',
+  'kaerbliaj',
+]
+const ENCODED_WORDS = new NeedleIndex([...ROT13_WORDS, ...REVERSED_WORDS])
 const ROT13_HINT = /\b(?:vtaber|qvfertneq|sbetrg|cerivbhf|vafgehpgvbaf?|flfgrz|cebzcg|wnvyoernx|ehyrf)\b/i
 const REVERSED_HINT = /\b(?:erongi|dragersid|tegrof|suoiverp|snoitcurtsni|tpmorp|metsys|kaerbliaj)\b/i
 const SPACED = /(?<![\p{L}\p{N}])(?:\p{L}[ .\-_*·]){7,}\p{L}(?![\p{L}\p{N}])/gu
+
+function anyFound(flags: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (flags[i] === 1) return true
+  return false
+}
 
 /** True when a decoded string reads as text rather than bytes. */
 export function isReadable(text: string): boolean {
@@ -102,10 +109,18 @@ function collect(
   }
 }
 
-/** Find and decode hidden payloads in a normalised text. */
-export function findPayloads(text: string): Payload[] {
+/**
+ * Find and decode hidden payloads in a normalised text. `lower` (the text
+ * lower-cased in place, see {@link lowerCaseInPlace}) and `hints` are passed
+ * when the caller has them already.
+ */
+export function findPayloads(
+  text: string,
+  lower: string = lowerCaseInPlace(text),
+  hints: TextHints = scanHints(text),
+): Payload[] {
   const out: Payload[] = []
-  if (hasBase64Run(text))
+  if (hints.base64)
     collect(
       text,
       BASE64,
@@ -114,14 +129,16 @@ export function findPayloads(text: string): Payload[] {
         Buffer.from(run, run.includes('-') || run.includes('_') ? 'base64url' : 'base64').toString('utf8'),
       out,
     )
-  if (HEX_HINT.test(text))
+  if (hints.hex)
     collect(text, HEX, 'hex', (run) => Buffer.from(run.replace(/[\s:]/g, ''), 'hex').toString('utf8'), out)
   if (text.includes('\\')) collect(text, ESCAPES, 'escapes', decodeEscapes, out)
   if (text.includes('%')) collect(text, PERCENT, 'percent', (run) => decodeURIComponent(run), out)
-  if (ROT13_HINT.test(text)) out.push({ kind: 'rot13', start: 0, end: text.length, text: rot13(text) })
-  if (REVERSED_HINT.test(text))
+  const encoded = ENCODED_WORDS.find(lower)
+  if (anyFound(encoded, 0, ROT13_WORDS.length) && ROT13_HINT.test(text))
+    out.push({ kind: 'rot13', start: 0, end: text.length, text: rot13(text) })
+  if (anyFound(encoded, ROT13_WORDS.length, encoded.length) && REVERSED_HINT.test(text))
     out.push({ kind: 'reversed', start: 0, end: text.length, text: [...text].reverse().join('') })
-  if (!SPACED_HINT.test(text)) return out
+  if (!hints.spaced) return out
   SPACED.lastIndex = 0
   for (let m = SPACED.exec(text); m && out.length < MAX_PAYLOADS; m = SPACED.exec(text)) {
     out.push({

@@ -7,12 +7,14 @@
 
 import { contextOverlap } from './context-fit.js'
 import { findPayloads } from './decode-payloads.js'
-import type { Combiner } from './linear-model.js'
-import { LinearModel } from './linear-model.js'
+import { foldLeet, LEET_STEMS } from './leetspeak.js'
+import type { Combiner, LinearModel } from './linear-model.js'
 import { type Channel, lowerCaseInPlace, matchRules, type RuleHit, sumRuleWeights } from './match-rules.js'
 import { type NormalizedText, normalizeText, originalSpan } from './normalize.js'
 import { ALL_RULES, type Rule } from './rules/index.js'
+import { scanHints, type TextHints } from './scan-hints.js'
 import { splitWindows } from './segment.js'
+import { warmUp } from './warm-up.js'
 
 /** What the detector concluded about one text. */
 export interface Analysis {
@@ -49,58 +51,50 @@ const OFF_TOPIC = 0.2
 const OFF_TOPIC_BONUS = 0.75
 const ON_TOPIC = 0.5
 const ON_TOPIC_PENALTY = 1
-// Leetspeak is re-scanned only when folding it reveals a word attacks use that
-// the text did not show before, so e-mail addresses and prices cost one regex test.
-const LEET_CHARS = /[013457@$]/
-const LEET_STEMS =
-  /ignor|instruct|prompt|system|previous|forget|disregard|jailbreak|pretend|password|secret|reveal|bypass|override|restrict|polic/
-const LEET_MAP: Record<string, string> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '@': 'a',
-  $: 's',
-}
+const LEET_STEMS_ALL = new RegExp(LEET_STEMS, 'g')
 const SPACED_TRIGGER =
   /ignor|disregard|forget|instruction|systemprompt|prompt|jailbreak|password|saythat|hate|pwned|previous|override|secret/i
 
-/** The shipped weights, next to the compiled sources: `<package>/model/weights.json`. */
-export const DEFAULT_WEIGHTS_URL = new URL('../../model/weights.json', import.meta.url)
-
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z))
-}
-
-function foldLeet(text: string): string {
-  return text.replace(/[013457@$]/g, (c) => LEET_MAP[c] ?? c)
 }
 
 /** Rules plus model; one instance per step instance, shared by every call. */
 export class InjectionDetector {
   readonly #model: LinearModel
   readonly #rules: readonly Rule[]
+  #warm: Promise<void> | undefined
 
   constructor(model: LinearModel, rules: readonly Rule[] = ALL_RULES) {
     this.#model = model
     this.#rules = rules
   }
 
-  /** Load the weights shipped with the package. */
-  static load(url: URL = DEFAULT_WEIGHTS_URL): InjectionDetector {
-    return new InjectionDetector(LinearModel.load(url))
+  /** The linear model (worker threads get a copy of it). */
+  get model(): LinearModel {
+    return this.#model
+  }
+
+  /**
+   * Compile every pattern and optimise the hot paths before the first call
+   * instead of during it (see warm-up.ts). Runs once per detector and yields
+   * to the event loop as it goes; about 0.1 s.
+   */
+  warmUp(): Promise<void> {
+    this.#warm ??= warmUp(this.#rules, (text, channel) => this.analyze(text, channel))
+    return this.#warm
   }
 
   /** Score one text as it would arrive on `channel`. */
   analyze(text: string, channel: Channel, options: AnalyzeOptions = {}): Analysis {
     const normalized = normalizeText(text)
     const t = normalized.text
-    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules))
+    const lower = lowerCaseInPlace(t)
+    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules, lower))
     discountQuotedExamples(t, hits)
-    if (LEET_CHARS.test(t)) this.#addLeetHits(t, channel, hits)
-    if (options.decodePayloads !== false) this.#addPayloadHits(t, hits)
+    const hints = scanHints(t)
+    if (hints.leet) this.#addLeetHits(t, channel, hits)
+    if (options.decodePayloads !== false) this.#addPayloadHits(t, lower, hints, hits)
     addHiddenTextHits(normalized, hits, (hidden) => this.#scoreDecoded(hidden).ruleWeight)
 
     let modelLogit = Number.NEGATIVE_INFINITY
@@ -124,9 +118,14 @@ export class InjectionDetector {
     }
   }
 
+  /**
+   * Leetspeak is re-scanned only when folding it reveals a word attacks use
+   * that the text did not show before (and only called when the text's hints
+   * say folding could), so e-mail addresses and prices cost nothing.
+   */
   #addLeetHits(text: string, channel: Channel, hits: Located[]): void {
     const folded = lowerCaseInPlace(foldLeet(text))
-    const stems = folded.match(new RegExp(LEET_STEMS, 'g'))
+    const stems = folded.match(LEET_STEMS_ALL)
     if (!stems) return
     const lower = text.toLowerCase()
     if (stems.every((stem) => lower.includes(stem))) return
@@ -141,8 +140,8 @@ export class InjectionDetector {
       hits.push({ id: 'obfuscation.leetspeak', category: 'obfuscation', weight: 1.5, start: 0, end: 0 })
   }
 
-  #addPayloadHits(text: string, hits: Located[]): void {
-    for (const payload of findPayloads(text)) {
+  #addPayloadHits(text: string, lower: string, hints: TextHints, hits: Located[]): void {
+    for (const payload of findPayloads(text, lower, hints)) {
       let weight = 0
       if (payload.kind === 'spaced') {
         if (SPACED_TRIGGER.test(payload.text)) weight = 3.5
@@ -182,14 +181,16 @@ export class InjectionDetector {
 function discountQuotedExamples(text: string, hits: Located[]): void {
   // Long role-play jailbreaks quote their own slogans ("do anything now"); only
   // short texts about attacks qualify, and only for override and extraction phrases.
-  if (text.length > QUOTED_EXAMPLE_MAX || !META_CONTEXT.test(text)) return
+  if (text.length > QUOTED_EXAMPLE_MAX) return
+  // The quote test first: it looks at a few hits, the context pattern at the whole text.
   const quoted = hits.some(
     (h) =>
       h.weight >= 3 &&
       (h.category === 'override' || h.category === 'extraction') &&
       isQuoted(text, h.start, h.end),
   )
-  if (quoted) hits.push({ id: 'meta.quoted_example', category: 'meta', weight: -5.5, start: 0, end: 0 })
+  if (quoted && META_CONTEXT.test(text))
+    hits.push({ id: 'meta.quoted_example', category: 'meta', weight: -5.5, start: 0, end: 0 })
 }
 
 function isQuoted(text: string, start: number, end: number): boolean {

@@ -3,6 +3,11 @@
  * lower-cased text (with spaces collapsed and padded, so word edges count)
  * plus word unigrams and bigrams. The same code runs in training and at
  * request time, so the two cannot drift apart.
+ *
+ * On the hot path the prepared text is never built as a string: its character
+ * codes go to a reused typed array (for ASCII in the same loop that lower-cases
+ * and collapses spaces), and the feature indices to another, so scoring a text
+ * allocates nothing.
  */
 
 const FNV_OFFSET = 0x811c9dc5
@@ -10,9 +15,68 @@ const FNV_PRIME = 0x01000193
 const WORD_SEED = 0x9747b28c
 const BIGRAM_SEED = 0x5bd1e995
 
-/** Lower-case and collapse whitespace; pads with one space on each side. */
+/** Lower-case and collapse whitespace; pads with one space on each side. The reference for {@link prepareFeatureCodes}. */
 export function prepareFeatureText(text: string): string {
   return ` ${text.toLowerCase().replace(/\s+/g, ' ').trim()} `
+}
+
+/** Reused buffers of one scorer; grown on demand, never shared between threads. */
+export class FeatureScratch {
+  /** Character codes of the prepared text. */
+  codes = new Uint16Array(4096)
+  /** Feature indices. */
+  features = new Int32Array(16384)
+
+  /** Make room for a text of `length` characters (prepared length ≤ length + 2). */
+  reserve(length: number): void {
+    if (this.codes.length < length + 2) this.codes = new Uint16Array(length + 2 + (length >> 2))
+    // Each position starts at most three character n-grams; each word adds at most two.
+    const features = 4 * (length + 2) + 4
+    if (this.features.length < features) this.features = new Int32Array(features + (features >> 2))
+  }
+}
+
+// ASCII whitespace as `\s` and `trim()` see it: tab, line feed, vertical tab, form feed, carriage return, space.
+const ASCII_SPACE = new Uint8Array(128)
+for (const c of [9, 10, 11, 12, 13, 32]) ASCII_SPACE[c] = 1
+
+/**
+ * Write the character codes of `prepareFeatureText(text)` to `scratch.codes`
+ * and return how many there are. Pure ASCII is prepared in one loop; any other
+ * text goes through {@link prepareFeatureText}, whose Unicode lower-casing and
+ * whitespace rules the loop does not try to copy.
+ */
+export function prepareFeatureCodes(text: string, scratch: FeatureScratch): number {
+  scratch.reserve(text.length)
+  const codes = scratch.codes
+  let n = 0
+  codes[n++] = 32
+  let started = false
+  let pendingSpace = false
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i)
+    if (c >= 0x80) return copyCodes(prepareFeatureText(text), scratch)
+    if (ASCII_SPACE[c] === 1) {
+      pendingSpace = started
+      continue
+    }
+    if (pendingSpace) {
+      codes[n++] = 32
+      pendingSpace = false
+    }
+    if (c >= 0x41 && c <= 0x5a) c += 0x20
+    codes[n++] = c
+    started = true
+  }
+  codes[n++] = 32
+  return n
+}
+
+function copyCodes(prepared: string, scratch: FeatureScratch): number {
+  scratch.reserve(prepared.length)
+  const codes = scratch.codes
+  for (let i = 0; i < prepared.length; i++) codes[i] = prepared.charCodeAt(i)
+  return prepared.length
 }
 
 /**
@@ -30,46 +94,74 @@ function isWordChar(c: number): boolean {
   return c !== 0xd7 && c !== 0xf7
 }
 
+/** {@link isWordChar} for every UTF-16 code unit, looked up instead of computed. */
+const WORD_CHAR = new Uint8Array(0x10000)
+for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
+
 /**
- * Append the feature indices of `prepared` (from {@link prepareFeatureText})
- * to `out`, one per occurrence, each below `2 ** bits`. Returns how many were added.
+ * Write the feature indices of the prepared codes `codes[0..n)` to `out`, one
+ * per occurrence, each below `2 ** bits`: every character n-gram first (the
+ * 3-, 4- and 5-gram starting at each position), then every word unigram and
+ * bigram. Returns how many were written; `out` must hold `4 * n + 4` (see
+ * {@link FeatureScratch.reserve}).
  */
-export function collectFeatures(prepared: string, bits: number, out: number[]): number {
+export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: Int32Array): number {
   const mask = (1 << bits) - 1
-  const before = out.length
-  const n = prepared.length
-  for (let i = 0; i + 3 <= n; i++) {
+  let count = 0
+  // FNV-1a over up to five characters from each position; unrolled where all five exist.
+  let i = 0
+  for (; i + 5 <= n; i++) {
+    let h = Math.imul(FNV_OFFSET ^ codes[i], FNV_PRIME)
+    h = Math.imul(h ^ codes[i + 1], FNV_PRIME)
+    h = Math.imul(h ^ codes[i + 2], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+    h = Math.imul(h ^ codes[i + 3], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+    h = Math.imul(h ^ codes[i + 4], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+  }
+  for (; i + 3 <= n; i++) {
     let h = FNV_OFFSET
-    for (let k = 0; k < 5 && i + k < n; k++) {
-      h ^= prepared.charCodeAt(i + k)
-      h = Math.imul(h, FNV_PRIME)
-      if (k >= 2) out.push((h ^ (h >>> 15)) & mask)
+    for (let k = 0; i + k < n; k++) {
+      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
+      if (k >= 2) out[count++] = (h ^ (h >>> 15)) & mask
     }
   }
   let previous = 0
   let h = WORD_SEED
   let inWord = false
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? prepared.charCodeAt(i) : 32
+  for (let j = 0; j <= n; j++) {
+    const c = j < n ? codes[j] : 32
     // An apostrophe between two word characters stays inside the word ("don't").
     const word =
-      isWordChar(c) ||
-      ((c === 39 || c === 0x2019) && inWord && i + 1 < n && isWordChar(prepared.charCodeAt(i + 1)))
+      WORD_CHAR[c] === 1 ||
+      ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]] === 1)
     if (word) {
-      h ^= c
-      h = Math.imul(h, FNV_PRIME)
+      h = Math.imul(h ^ c, FNV_PRIME)
       inWord = true
       continue
     }
     if (!inWord) continue
-    out.push((h ^ (h >>> 13)) & mask)
+    out[count++] = (h ^ (h >>> 13)) & mask
     if (previous !== 0) {
       const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
-      out.push((b ^ (b >>> 16)) & mask)
+      out[count++] = (b ^ (b >>> 16)) & mask
     }
     previous = h
     h = WORD_SEED
     inWord = false
   }
-  return out.length - before
+  return count
+}
+
+/** Hash the features of `text` into `scratch.features`; returns how many there are. */
+export function collectTextFeatures(text: string, bits: number, scratch: FeatureScratch): number {
+  const n = prepareFeatureCodes(text, scratch)
+  return hashFeatures(scratch.codes, n, bits, scratch.features)
+}
+
+/** The feature indices of `text`, as a new array (training). */
+export function featuresOf(text: string, bits: number, scratch = new FeatureScratch()): Int32Array {
+  const count = collectTextFeatures(text, bits, scratch)
+  return scratch.features.slice(0, count)
 }

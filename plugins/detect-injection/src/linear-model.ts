@@ -1,11 +1,11 @@
 /**
  * The statistical half of the detector: a logistic regression over hashed
  * character and word n-grams (see features.ts), trained by
- * `train/train.ts` and shipped as `model/weights.json` inside the package.
+ * `train/train.ts` and shipped as `model/weights.json` inside the package
+ * (read by model-file.ts). This module imports nothing from @gov/core, so a
+ * worker thread that scores texts does not load the SDK and its dependencies.
  */
-import { readFileSync } from 'node:fs'
-import { GovError } from '@gov/core'
-import { collectFeatures, prepareFeatureText } from './features.js'
+import { collectTextFeatures, FeatureScratch } from './features.js'
 
 /** How the model's logit and the rule weights combine into one score, per channel. */
 export interface Combiner {
@@ -30,52 +30,19 @@ export interface WeightsFile {
   readonly trained?: Record<string, unknown>
 }
 
-/** Error code when the shipped weights are missing or malformed. */
-export const MODEL_INVALID = 'GOV_ERR_INJECTION_MODEL_INVALID'
-
 /** A loaded linear model. */
 export class LinearModel {
   readonly bits: number
   readonly bias: number
   readonly weights: Float32Array
   readonly combine: WeightsFile['combine']
-  readonly #scratch: number[] = []
+  readonly #scratch = new FeatureScratch()
 
   constructor(bits: number, bias: number, weights: Float32Array, combine: WeightsFile['combine']) {
     this.bits = bits
     this.bias = bias
     this.weights = weights
     this.combine = combine
-  }
-
-  /** Build from the parsed weights file; throws {@link MODEL_INVALID} when it does not fit. */
-  static fromFile(file: WeightsFile): LinearModel {
-    if (file?.format !== 1 || !Number.isInteger(file.bits) || file.bits < 8 || file.bits > 24) {
-      throw new GovError(MODEL_INVALID, 'injection model weights have an unknown format', 500)
-    }
-    const bytes = Buffer.from(file.weights, 'base64')
-    if (bytes.length !== 2 << file.bits) {
-      throw new GovError(MODEL_INVALID, 'injection model weights have the wrong size', 500, {
-        expected: 2 << file.bits,
-        actual: bytes.length,
-      })
-    }
-    const weights = new Float32Array(1 << file.bits)
-    for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt16LE(i * 2) * file.scale
-    return new LinearModel(file.bits, file.bias, weights, file.combine)
-  }
-
-  /** Read and parse a weights file. */
-  static load(url: URL): LinearModel {
-    let parsed: WeightsFile
-    try {
-      parsed = JSON.parse(readFileSync(url, 'utf8')) as WeightsFile
-    } catch (error) {
-      throw new GovError(MODEL_INVALID, 'injection model weights cannot be read', 500, {
-        cause: (error as Error).message,
-      })
-    }
-    return LinearModel.fromFile(parsed)
   }
 
   /** Encode weights for the weights file: int16 with one scale, so the file stays small. */
@@ -90,12 +57,12 @@ export class LinearModel {
 
   /** The model's logit for one text (scored whole; callers window long texts). */
   logit(text: string): number {
-    const features = this.#scratch
-    features.length = 0
-    const n = collectFeatures(prepareFeatureText(text), this.bits, features)
+    const n = collectTextFeatures(text, this.bits, this.#scratch)
     if (n === 0) return this.bias
+    const features = this.#scratch.features
+    const weights = this.weights
     let sum = 0
-    for (let i = 0; i < n; i++) sum += this.weights[features[i]]
+    for (let i = 0; i < n; i++) sum += weights[features[i]]
     return this.bias + sum / Math.sqrt(n)
   }
 }

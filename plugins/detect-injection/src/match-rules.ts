@@ -71,7 +71,7 @@ export function matchRules(
   for (let r = 0; r < rules.length; r++) {
     const rule = rules[r]
     if (rule.channel === 'tool' && channel !== 'tool') continue
-    if (!needlesOf[r].some((id) => found[id] === 1)) continue
+    if (!anyFound(needlesOf[r], found)) continue
     const subject = rule.caseSensitive ? text : lower
     if (!rule.perSegment) {
       const m = rule.pattern.exec(subject)
@@ -89,6 +89,11 @@ export function matchRules(
     }
   }
   return hits
+}
+
+function anyFound(ids: readonly number[], found: Uint8Array): boolean {
+  for (let i = 0; i < ids.length; i++) if (found[ids[i]] === 1) return true
+  return false
 }
 
 function hitOf(rule: Rule, start: number, end: number): RuleHit {

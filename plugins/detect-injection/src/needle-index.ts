@@ -3,65 +3,127 @@
  * Aho–Corasick automaton). Rules declare needles; a rule's regular expression
  * runs only when one of its needles occurs, so one linear scan replaces
  * hundreds of substring searches and most rules never run on benign text.
+ *
+ * The automaton is compiled to a dense table (a DFA: failure links resolved
+ * ahead of time) over the characters the needles use, so the scan costs one
+ * typed-array read per character and allocates nothing but the result; a
+ * character no needle uses sends the automaton back to its start.
+ *
+ * A space in a needle stands for any run of whitespace (as `\s+` sees it): the
+ * scan reads each run as one space. Rules write `\s+` between words, so a
+ * needle of two words is as safe as one word and far more selective.
  */
+
+/** Whitespace as `/\s/u` sees it. */
+const WHITESPACE = [
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+  0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]
 
 /** An automaton over a fixed set of needles. */
 export class NeedleIndex {
   readonly needles: readonly string[]
-  readonly #next: Map<number, number>[] = [new Map()]
-  readonly #fail: number[] = [0]
-  readonly #out: number[][] = [[]]
+  /** Character code → column of the table (0: a character no needle uses). */
+  readonly #columnOf = new Uint16Array(0x10000)
+  readonly #columns: number
+  /** Column of whitespace, or -1 when no needle has a space. */
+  readonly #spaceColumn: number
+  /** `#table[state * #columns + column]` is the next state. */
+  readonly #table: Int32Array
+  /** Needles ending in each state (including those of its failure chain): `#outIds[#outStart[s] .. #outStart[s + 1])`. */
+  readonly #outStart: Int32Array
+  readonly #outIds: Int32Array
 
   constructor(needles: readonly string[]) {
     this.needles = needles
+    const columnOf = this.#columnOf
+    let columns = 1
+    for (const needle of needles) {
+      for (let i = 0; i < needle.length; i++) {
+        const c = needle.charCodeAt(i)
+        if (columnOf[c] === 0) columnOf[c] = columns++
+      }
+    }
+    this.#columns = columns
+    const space = columnOf[0x20]
+    this.#spaceColumn = space === 0 ? -1 : space
+    if (space !== 0) for (const c of WHITESPACE) columnOf[c] = space
+
+    // The trie: goto[state][column], -1 where there is no edge.
+    const goto: Int32Array[] = [new Int32Array(columns).fill(-1)]
+    const out: number[][] = [[]]
     needles.forEach((needle, id) => {
       let state = 0
       for (let i = 0; i < needle.length; i++) {
-        const c = needle.charCodeAt(i)
-        let to = this.#next[state].get(c)
-        if (to === undefined) {
-          to = this.#next.length
-          this.#next.push(new Map())
-          this.#fail.push(0)
-          this.#out.push([])
-          this.#next[state].set(c, to)
+        const column = columnOf[needle.charCodeAt(i)]
+        let to = goto[state][column]
+        if (to < 0) {
+          to = goto.length
+          goto.push(new Int32Array(columns).fill(-1))
+          out.push([])
+          goto[state][column] = to
         }
         state = to
       }
-      this.#out[state].push(id)
+      out[state].push(id)
     })
-    // Breadth-first: each state's failure link is the longest proper suffix that is also a prefix.
-    const queue: number[] = [...this.#next[0].values()]
+
+    // Breadth-first: a missing edge takes the edge of the failure state, which is
+    // already complete because it is shallower; outputs inherit the failure state's.
+    const states = goto.length
+    const table = new Int32Array(states * columns)
+    const fail = new Int32Array(states)
+    const queue: number[] = []
+    for (let column = 0; column < columns; column++) {
+      const to = goto[0][column]
+      table[column] = Math.max(to, 0)
+      if (to > 0) queue.push(to)
+    }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]
-      for (const [c, to] of this.#next[state]) {
-        let f = this.#fail[state]
-        while (f !== 0 && !this.#next[f].has(c)) f = this.#fail[f]
-        const candidate = this.#next[f].get(c)
-        this.#fail[to] = candidate !== undefined && candidate !== to ? candidate : 0
-        this.#out[to] = [...this.#out[to], ...this.#out[this.#fail[to]]]
+      const row = state * columns
+      const failRow = fail[state] * columns
+      for (let column = 0; column < columns; column++) {
+        const to = goto[state][column]
+        if (to < 0) {
+          table[row + column] = table[failRow + column]
+          continue
+        }
+        table[row + column] = to
+        fail[to] = table[failRow + column]
+        out[to] = [...out[to], ...out[fail[to]]]
         queue.push(to)
       }
     }
+    // Column 0 (a character no needle uses) always leads back to the start.
+    for (let state = 0; state < states; state++) table[state * columns] = 0
+
+    this.#table = table
+    this.#outStart = new Int32Array(states + 1)
+    for (let s = 0; s < states; s++) this.#outStart[s + 1] = this.#outStart[s] + out[s].length
+    this.#outIds = Int32Array.from(out.flat())
   }
 
-  /** Flags, by needle index, of the needles that occur in `text`. */
+  /** Flags, by needle index, of the needles that occur in `text` (a space in a needle matching any whitespace run). */
   find(text: string): Uint8Array {
     const found = new Uint8Array(this.needles.length)
-    const next = this.#next
-    const fail = this.#fail
-    const out = this.#out
+    const columnOf = this.#columnOf
+    const columns = this.#columns
+    const table = this.#table
+    const outStart = this.#outStart
+    const outIds = this.#outIds
+    const spaceColumn = this.#spaceColumn
     let state = 0
+    let afterSpace = false
     for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      let to = next[state].get(c)
-      while (to === undefined && state !== 0) {
-        state = fail[state]
-        to = next[state].get(c)
-      }
-      state = to ?? 0
-      const hits = out[state]
-      for (let k = 0; k < hits.length; k++) found[hits[k]] = 1
+      const column = columnOf[text.charCodeAt(i)]
+      if (column === spaceColumn) {
+        if (afterSpace) continue
+        afterSpace = true
+      } else afterSpace = false
+      state = table[state * columns + column]
+      const to = outStart[state + 1]
+      for (let k = outStart[state]; k < to; k++) found[outIds[k]] = 1
     }
     return found
   }

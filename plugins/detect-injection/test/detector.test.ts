@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { InjectionDetector } from '../src/detector.js'
+import { loadDetector } from '../src/model-file.js'
 import {
   BENIGN_LOOKALIKES,
   BENIGN_TOOL_RESULTS,
@@ -9,7 +9,7 @@ import {
   toTagCharacters,
 } from './fixtures.js'
 
-const detector = InjectionDetector.load()
+const detector = loadDetector()
 const THRESHOLD = 0.7
 
 describe('InjectionDetector: attacks', () => {

@@ -13,6 +13,35 @@ describe('NeedleIndex', () => {
     assert.deepEqual([...found], [1, 1, 1, 1, 1, 1, 1])
     assert.deepEqual([...index.find('nothing here')], [0, 0, 0, 1, 0, 0, 0])
   })
+
+  it('reads a space in a needle as any run of whitespace', () => {
+    const index = new NeedleIndex(['you are', 'ignore ', 'at the top'])
+    assert.deepEqual([...index.find('if you\n\t are an ai')], [1, 0, 0])
+    assert.deepEqual([...index.find('ignore\u00a0all; at  the\u3000top')], [0, 1, 1])
+    assert.deepEqual([...index.find('youare ignored at thetop')], [0, 0, 0])
+  })
+
+  it('agrees with a plain substring search on whitespace-collapsed text', () => {
+    const needles = ['ab', 'b c', 'abc', 'c d', 'ca', 'é', 'bé', ' a']
+    const index = new NeedleIndex(needles)
+    let seed = 7
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      return seed / 0x7fffffff
+    }
+    const alphabet = ['a', 'b', 'c', 'd', 'é', ' ', '\n', '\t', '  ']
+    for (let n = 0; n < 2000; n++) {
+      let text = ''
+      for (let i = 0, length = Math.floor(random() * 20); i < length; i++)
+        text += alphabet[Math.floor(random() * alphabet.length)]
+      const collapsed = text.replace(/\s+/g, ' ')
+      assert.deepEqual(
+        [...index.find(text)],
+        needles.map((needle) => (collapsed.includes(needle) ? 1 : 0)),
+        JSON.stringify(text),
+      )
+    }
+  })
 })
 
 describe('rule needles', () => {
@@ -33,16 +62,31 @@ describe('rule needles', () => {
     }
   })
 
+  // The same texts with their spaces replaced by other whitespace, since two-word needles rely on it.
+  const respaced = texts.flatMap((text) => [text.replace(/ /g, '\n  '), text.replace(/ /g, '\t')])
+
   it('whenever a pattern matches, one of its needles occurs', () => {
-    for (const text of texts) {
+    const indexes = ALL_RULES.map((rule) => new NeedleIndex(rule.needles))
+    for (const text of [...texts, ...respaced]) {
       const lower = lowerCaseInPlace(text)
-      for (const rule of ALL_RULES) {
-        if (!rule.pattern.exec(rule.caseSensitive ? text : lower)) continue
+      ALL_RULES.forEach((rule, r) => {
+        if (!rule.pattern.exec(rule.caseSensitive ? text : lower)) return
         assert.ok(
-          rule.needles.some((n) => lower.includes(n)),
-          `${rule.id} matched without a needle in: ${text.slice(0, 80)}`,
+          indexes[r].find(lower).includes(1),
+          `${rule.id} matched without a needle in: ${JSON.stringify(text.slice(0, 80))}`,
         )
-      }
+      })
     }
+  })
+
+  it('two-word needles gate rules that match across line breaks', () => {
+    const matched = new Set<string>()
+    for (const text of respaced) {
+      const lower = lowerCaseInPlace(text)
+      for (const rule of ALL_RULES)
+        if (rule.needles.some((n) => n.includes(' ')) && rule.pattern.exec(lower)) matched.add(rule.id)
+    }
+    // The property above is only as strong as the texts: many such rules must really match.
+    assert.ok(matched.size >= 15, `only ${[...matched].join(', ')}`)
   })
 })

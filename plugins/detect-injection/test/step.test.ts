@@ -6,10 +6,11 @@ import type { FakeMessage } from '@gov/core/testing'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import type { Analysis, AnalyzeOptions } from '../src/detector.js'
 import { InjectionDetector } from '../src/detector.js'
-import step, { DIRECT_FINDING, INDIRECT_FINDING, INJECTION_DETECTED, MODEL_INVALID } from '../src/index.js'
+import step, { DIRECT_FINDING, INDIRECT_FINDING, INJECTION_DETECTED } from '../src/index.js'
 import { createInstance } from '../src/instance.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
+import { loadDetector, loadModel, MODEL_INVALID, modelFromFile } from '../src/model-file.js'
 import type { InjectionSettings } from '../src/settings.js'
 import { DIRECT_ATTACKS, TOOL_ATTACKS } from './fixtures.js'
 
@@ -21,6 +22,8 @@ const DEFAULTS: InjectionSettings = {
   scan_tool_results: true,
   decode_payloads: true,
   cache_size: 100,
+  offload_above_bytes: 32 * 1024,
+  offload_workers: 1,
 }
 
 class CountingDetector extends InjectionDetector {
@@ -125,7 +128,7 @@ describe('detect_injection step', () => {
   })
 
   it('blocks at the threshold and not just above the score', async () => {
-    const score = InjectionDetector.load().analyze(ATTACK, 'direct').score
+    const score = loadDetector().analyze(ATTACK, 'direct').score
     const at = await run(await instanceOf({ threshold: score }), [{ source: 'user', text: ATTACK }])
     assert.equal((at.state.get('verdict') as { kind: string }).kind, 'block')
     const above = await run(await instanceOf({ threshold: Math.min(1, score + 1e-6) }), [
@@ -181,9 +184,7 @@ describe('detect_injection step', () => {
   })
 
   it('analyses each text once across turns (cache per channel and text)', async () => {
-    const detector = new CountingDetector(
-      LinearModel.load(new URL('../../model/weights.json', import.meta.url)),
-    )
+    const detector = new CountingDetector(loadModel(new URL('../../model/weights.json', import.meta.url)))
     const instance = createInstance(DEFAULTS, makeServices('detect_injection'), detector)
     const turn1: FakeMessage[] = [{ source: 'user', text: 'Tell me about tides.' }]
     const turn2: FakeMessage[] = [
@@ -201,9 +202,7 @@ describe('detect_injection step', () => {
   })
 
   it('caches nothing when cache_size is 0', async () => {
-    const detector = new CountingDetector(
-      LinearModel.load(new URL('../../model/weights.json', import.meta.url)),
-    )
+    const detector = new CountingDetector(loadModel(new URL('../../model/weights.json', import.meta.url)))
     const instance = createInstance(
       { ...DEFAULTS, cache_size: 0 },
       makeServices('detect_injection'),
@@ -226,7 +225,7 @@ describe('detect_injection step', () => {
 describe('linear model loading', () => {
   it('fails with a coded error when the weights file is missing', () => {
     assert.throws(
-      () => LinearModel.load(new URL('file:///nonexistent/weights.json')),
+      () => loadModel(new URL('file:///nonexistent/weights.json')),
       (error: unknown) => error instanceof GovError && error.code === MODEL_INVALID,
     )
   })
@@ -235,7 +234,7 @@ describe('linear model loading', () => {
     const combine = { alpha: 1, beta: 1, bias: 0 }
     assert.throws(
       () =>
-        LinearModel.fromFile({
+        modelFromFile({
           format: 1,
           bits: 10,
           bias: 0,
@@ -251,7 +250,7 @@ describe('linear model loading', () => {
     const weights = Float32Array.from({ length: 1 << 8 }, (_, i) => Math.sin(i) * 3)
     const encoded = LinearModel.encodeWeights(weights)
     const combine = { alpha: 1, beta: 1, bias: 0 }
-    const model = LinearModel.fromFile({
+    const model = modelFromFile({
       format: 1,
       bits: 8,
       bias: 0,

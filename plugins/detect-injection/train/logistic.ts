@@ -3,7 +3,7 @@
  * regularisation, plus a small dense logistic fit used to combine the
  * model's logit with the rule weights.
  */
-import { collectFeatures, prepareFeatureText } from '../src/features.js'
+import { FeatureScratch, featuresOf } from '../src/features.js'
 import { normalizeText } from '../src/normalize.js'
 import { splitWindows } from '../src/segment.js'
 
@@ -38,11 +38,12 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
 /** Examples of one text, window by window, the way the detector scores it. */
 export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] {
   const windows = splitWindows(normalizeText(text).text)
-  return windows.map((w) => {
-    const out: number[] = []
-    collectFeatures(prepareFeatureText(w.text), bits, out)
-    return { features: Int32Array.from(out), label, weight: 1 / windows.length }
-  })
+  const scratch = new FeatureScratch()
+  return windows.map((w) => ({
+    features: featuresOf(w.text, bits, scratch),
+    label,
+    weight: 1 / windows.length,
+  }))
 }
 
 function mulberry32(seed: number): () => number {

@@ -6,7 +6,7 @@
  * each is weak; they add to other signals and to the model's score.
  */
 import type { Rule } from './rule.js'
-import { B, E, rx } from './rx.js'
+import { B, E, phrases, rx } from './rx.js'
 
 /** Context-dismissal, task-switch and output-hijack rules. */
 export const HIJACK_RULES: readonly Rule[] = [
@@ -30,7 +30,20 @@ export const HIJACK_RULES: readonly Rule[] = [
   },
   {
     id: 'task_switch.after_praise',
-    needles: ['now', 'next'],
+    needles: [
+      'well done',
+      'very good',
+      'good job',
+      'great job',
+      'nice job',
+      'excellent',
+      'simply great',
+      'congratulations',
+      'perfect',
+      ...phrases(["that's", 'that is', 'that was'], ['enough', 'done', 'ok', 'fine', 'great', 'fantastic']),
+      'outdone yourself',
+      'fantastic',
+    ],
     category: 'task_switch',
     weight: 2.5,
     pattern: rx(
@@ -57,7 +70,10 @@ export const HIJACK_RULES: readonly Rule[] = [
   },
   {
     id: 'output_hijack.just_say',
-    needles: ['just', 'only', 'simply', 'instead'],
+    needles: phrases(
+      ['just', 'only', 'simply', 'instead'].flatMap((w) => [w, `${w},`, `${w} ,`]),
+      ['say', 'print', 'output', 'write', 'reply', 'respond', 'answer', 'return'],
+    ),
     category: 'output_hijack',
     weight: 1,
     pattern: rx(
@@ -66,7 +82,12 @@ export const HIJACK_RULES: readonly Rule[] = [
   },
   {
     id: 'output_hijack.repeat_after_me',
-    needles: ['repeat after', 'answer', 'response', 'every', 'whenever'],
+    needles: [
+      'repeat after',
+      ...phrases(['correct', 'right', 'only'], ['answer', 'response']),
+      'every time',
+      'whenever',
+    ],
     category: 'output_hijack',
     weight: 2.5,
     pattern: rx(
@@ -75,7 +96,11 @@ export const HIJACK_RULES: readonly Rule[] = [
   },
   {
     id: 'output_hijack.state_opinion',
-    needles: ['say', 'state', 'tell me', 'write', 'admit', 'include'],
+    needles: [
+      ...phrases(['you'], ['hate', 'love', 'despise', 'support']),
+      'in your answer that',
+      ...phrases(['say'], ['yes', 'no']),
+    ],
     category: 'output_hijack',
     weight: 1.5,
     pattern: rx(
@@ -84,7 +109,7 @@ export const HIJACK_RULES: readonly Rule[] = [
   },
   {
     id: 'output_hijack.state_claim',
-    needles: ['that'],
+    needles: phrases(['say', 'state', 'claim', 'declare', 'assert', 'proclaim', 'write'], ['that']),
     category: 'output_hijack',
     weight: 1.5,
     pattern: rx(

@@ -6,7 +6,7 @@
  * attacker can paste the same text into a user message, so they apply to both.
  */
 import type { Rule } from './rule.js'
-import { rx } from './rx.js'
+import { phrases, rx } from './rx.js'
 
 const AI_NAMES =
   '(?:ai|a\\.i\\.|ai assistant|ai agent|assistant|chatbot|chat bot|language model|large language model|llm|gpt(?:-?\\d[\\w.]*)?|chatgpt|claude|gemini|bard|copilot|bing|bing chat|agent|model|bot|ai model|ai system)'
@@ -42,7 +42,7 @@ export const INDIRECT_RULES: readonly Rule[] = [
   },
   {
     id: 'addressed.if_you_are_ai',
-    needles: ['you'],
+    needles: ["you're", 'you are'],
     category: 'addressed',
     weight: 4,
     pattern: rx(
@@ -51,7 +51,22 @@ export const INDIRECT_RULES: readonly Rule[] = [
   },
   {
     id: 'addressed.when_you_read_this',
-    needles: ['you'],
+    needles: phrases(
+      ['you'],
+      [
+        'read',
+        'see',
+        'process',
+        'summari',
+        'encounter',
+        'parse',
+        'analy',
+        'scan',
+        'retrieve',
+        'load',
+        'are asked about',
+      ],
+    ),
     category: 'addressed',
     weight: 3,
     pattern: rx(
@@ -69,7 +84,12 @@ export const INDIRECT_RULES: readonly Rule[] = [
   },
   {
     id: 'addressed.message_to_you',
-    needles: ['you', 'message', 'instruction', 'note', 'request'],
+    needles: [
+      ...phrases(['message', 'instruction', 'instructions', 'note', 'request'], ['from', 'for']),
+      'to you',
+      'before you',
+      'the task',
+    ],
     category: 'addressed',
     weight: 3.5,
     pattern: rx(
@@ -87,7 +107,7 @@ export const INDIRECT_RULES: readonly Rule[] = [
   },
   {
     id: 'addressed.end_of_data',
-    needles: ['end'],
+    needles: ['end of', 'ends here', 'end here'],
     category: 'addressed',
     weight: 2.5,
     pattern: rx(

@@ -4,13 +4,43 @@
  * "olvida todas las instrucciones", "忽略之前的指令") or announces new ones.
  */
 import type { Rule } from './rule.js'
-import { B, E, rx } from './rx.js'
+import { B, E, phrases, rx } from './rx.js'
 
 // Word boundaries that work for letters outside ASCII (`\b` in JS is ASCII-only).
 const GAP = '[^.!?;\\n。！？]{0,40}?'
 
 const EN_VERB =
   "(?:ignore|ignoring|disregard|disregarding|forget|forgetting|skip|override|overrule|bypass|drop|abandon|discard|neglect|set aside|put aside|leave behind|throw away|throw out|erase|scrap|dismiss|pay no (?:attention|heed) to|do not follow|don'?t follow|stop following|no longer follow|do not obey|don'?t obey|stop obeying|disobey)"
+// Every verb of EN_VERB followed by whitespace (a needle's trailing space matches any run of it).
+const EN_VERB_NEEDLES = [
+  'ignore',
+  'ignoring',
+  'disregard',
+  'disregarding',
+  'forget',
+  'forgetting',
+  'skip',
+  'override',
+  'overrule',
+  'bypass',
+  'drop',
+  'abandon',
+  'discard',
+  'neglect',
+  'aside',
+  'behind',
+  'throw away',
+  'throw out',
+  'erase',
+  'scrap',
+  'dismiss',
+  'attention to',
+  'heed to',
+  'follow',
+  'following',
+  'obey',
+  'obeying',
+].map((verb) => `${verb} `)
 const EN_DET =
   "(?:all|any|every|each|the|your|these|those|of|about|that|this|his|its|you(?:'ve| have)? (?:been )?(?:got|received|given))"
 const EN_QUAL =
@@ -24,29 +54,7 @@ const EN_OBJ_WEAK =
 export const OVERRIDE_RULES: readonly Rule[] = [
   {
     id: 'override.ignore_previous_instructions',
-    needles: [
-      'ignor',
-      'disregard',
-      'forget',
-      'skip',
-      'overrid',
-      'overrul',
-      'bypass',
-      'drop',
-      'abandon',
-      'discard',
-      'neglect',
-      'aside',
-      'behind',
-      'throw',
-      'erase',
-      'scrap',
-      'dismiss',
-      'attention',
-      'heed',
-      'follow',
-      'obey',
-    ],
+    needles: EN_VERB_NEEDLES,
     category: 'override',
     weight: 5,
     pattern: rx(
@@ -55,20 +63,23 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   },
   {
     id: 'override.ignore_your_instructions',
-    needles: [
-      'ignor',
-      'disregard',
-      'forget',
-      'overrid',
-      'bypass',
-      'abandon',
-      'discard',
-      'drop',
-      'neglect',
-      'obey',
-      'throw',
-      'erase',
-    ],
+    needles: phrases(
+      [
+        'ignore',
+        'disregard',
+        'forget',
+        'override',
+        'bypass',
+        'abandon',
+        'discard',
+        'drop',
+        'neglect',
+        'disobey',
+        'throw out',
+        'erase',
+      ],
+      ['about', 'all', 'any', 'your', 'every'],
+    ),
     category: 'override',
     weight: 4.5,
     pattern: rx(
@@ -77,29 +88,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   },
   {
     id: 'override.ignore_previous_context',
-    needles: [
-      'ignor',
-      'disregard',
-      'forget',
-      'skip',
-      'overrid',
-      'overrul',
-      'bypass',
-      'drop',
-      'abandon',
-      'discard',
-      'neglect',
-      'aside',
-      'behind',
-      'throw',
-      'erase',
-      'scrap',
-      'dismiss',
-      'attention',
-      'heed',
-      'follow',
-      'obey',
-    ],
+    needles: EN_VERB_NEEDLES,
     category: 'override',
     weight: 3.5,
     pattern: rx(`\\b${EN_VERB}\\s+(?:${EN_DET}\\s+){0,3}(?:${EN_QUAL}[\\s-]+){1,2}${EN_OBJ_WEAK}\\b`),
@@ -115,7 +104,7 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   },
   {
     id: 'override.abandon_thoughts',
-    needles: ['abandon', 'clear', 'empty', 'wipe', 'reset', 'remove', 'erase', 'delete', 'strike'],
+    needles: phrases(['your'], ['thoughts', 'mind', 'memor', 'brain', 'head']),
     category: 'override',
     weight: 3,
     pattern: rx(
@@ -180,7 +169,25 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   },
   {
     id: 'override.new_task',
-    needles: ['new', 'tasks'],
+    needles: [
+      ...phrases(
+        ['new'],
+        [
+          'task',
+          'instruction',
+          'role',
+          'goal',
+          'objective',
+          'mission',
+          'purpose',
+          'directive',
+          'assignment',
+          'job',
+          'orders',
+        ],
+      ),
+      ...phrases(['further', 'more'], ['tasks']),
+    ],
     category: 'override',
     weight: 3.5,
     pattern: rx(
@@ -198,7 +205,10 @@ export const OVERRIDE_RULES: readonly Rule[] = [
   },
   {
     id: 'override.start_over',
-    needles: ['start', 'begin', 'additional'],
+    needles: [
+      ...phrases(['start', 'begin'], ['over', 'anew', 'afresh', 'again', 'from']),
+      'additional instruction',
+    ],
     category: 'override',
     weight: 2.5,
     pattern: rx(

@@ -6,7 +6,7 @@
  * here: they are ordinary prompts.
  */
 import type { Rule } from './rule.js'
-import { B, rx } from './rx.js'
+import { B, phrases, rx } from './rx.js'
 
 /** Role-play and persona jailbreak rules. */
 export const ROLEPLAY_RULES: readonly Rule[] = [
@@ -22,14 +22,17 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
   },
   {
     id: 'roleplay.do_anything_now',
-    needles: ['anything'],
+    needles: ['do anything now'],
     category: 'roleplay',
     weight: 5,
     pattern: rx('\\bdo\\s+anything\\s+now\\b'),
   },
   {
     id: 'roleplay.developer_mode',
-    needles: ['mode'],
+    needles: phrases(
+      ['developer', 'jailbreak', 'jailbroken', 'evil', 'unfiltered', 'uncensored', 'unrestricted'],
+      ['mode'],
+    ),
     category: 'roleplay',
     weight: 4.5,
     // "Developer mode" is also a real phone and browser setting; it counts only
@@ -57,19 +60,14 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
   {
     id: 'roleplay.unbound',
     needles: [
-      'bound',
-      'restricted',
-      'limited',
-      'constrained',
-      'restrained',
-      'controlled',
-      'governed',
-      'free',
-      'liberat',
-      'released',
-      'escaped',
-      'broken',
-      'break',
+      ...phrases(
+        ['bound', 'restricted', 'limited', 'constrained', 'restrained', 'controlled', 'governed'],
+        ['by'],
+      ),
+      ...phrases(
+        ['broken', 'break', 'breaking', 'freed', 'free', 'liberated', 'released', 'escaped'],
+        ['of', 'from'],
+      ),
     ],
     category: 'roleplay',
     weight: 5,
@@ -131,7 +129,7 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
       'boundar',
       'guardrail',
       'safeguard',
-      'anything',
+      ...phrases(['do', 'say', 'generate'], ['anything']),
     ],
     category: 'roleplay',
     weight: 2,
@@ -155,13 +153,11 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
       'decline',
       'deny',
       'reject',
-      'can',
-      'unable',
-      'able',
       'warning',
       'disclaimer',
       'moral',
       'lectur',
+      ...phrases(['never', "don't", 'dont', 'do not'], ['say', 'tell me', 'respond with']),
     ],
     category: 'roleplay',
     weight: 3,
@@ -178,11 +174,9 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
       'classic',
       'developer mode output',
       'normal output',
-      'dan',
-      'response',
-      'answer',
-      'paragraph',
-      'output',
+      '[dan',
+      '[ dan',
+      ...phrases(['two', '2', 'different', 'separate'], ['responses', 'answers', 'paragraphs', 'outputs']),
     ],
     category: 'roleplay',
     weight: 3.5,
@@ -249,7 +243,10 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
   },
   {
     id: 'roleplay.deceased_relative',
-    needles: ['deceased', 'late', 'dead', 'dying', 'departed'],
+    needles: phrases(
+      ['deceased', 'late', 'dead', 'dying', 'departed'],
+      ['gran', 'mo', 'dad', 'father', 'uncle', 'aunt', 'nana'],
+    ),
     category: 'roleplay',
     weight: 3,
     pattern: rx(

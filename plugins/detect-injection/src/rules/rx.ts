@@ -14,3 +14,13 @@ export function rx(source: string): RegExp {
  */
 export const B = '(?<![a-z0-9_\\u00df-\\u024f])'
 export const E = '(?![a-z0-9_\\u00df-\\u024f])'
+
+/**
+ * Needles of two words: every `first second` pair. A space in a needle stands
+ * for any run of whitespace (see needle-index.ts), so pairs fit patterns that
+ * write `\s+` between the two words, and are far rarer in benign text than
+ * either word alone.
+ */
+export function phrases(firsts: readonly string[], seconds: readonly string[]): string[] {
+  return firsts.flatMap((first) => seconds.map((second) => `${first} ${second}`))
+}
