@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis'
 import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
 import { withTimeout } from './with-timeout.js'
 
@@ -42,6 +41,8 @@ export async function checkRedis(input: {
       'GOV_ERR_CONFIG_INVALID',
     )
   }
+  // Loaded only here: importing ioredis slows string scanning process-wide (see host/src/kv/create-kv.ts).
+  const { Redis } = await import('ioredis')
   const redis = new Redis(input.redisUrl, {
     lazyConnect: true,
     connectTimeout: input.timeoutMs,

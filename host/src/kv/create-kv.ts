@@ -6,7 +6,7 @@
 
 import type { ConnectionOptions } from 'node:tls'
 import type { KeyValueStore } from '@gov/core'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import {
   type EventBus,
   endConnection,
@@ -65,6 +65,9 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
   const prefix = options.prefix ?? 'gov:'
   const healthTimeoutMs = options.healthTimeoutMs ?? 1000
   const onError = options.onError ?? (() => {})
+  // ioredis is loaded only when Redis is configured: it defines a `class … extends String`,
+  // which makes `charCodeAt` about 3× slower process-wide, and the detectors live on it.
+  const { Redis } = await import('ioredis')
   const client = new Redis(options.redisUrl, {
     lazyConnect: true,
     // A command fails after a few reconnect attempts or its timeout, never queues forever.

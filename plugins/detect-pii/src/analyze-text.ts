@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { caseModeOf } from './case-mode.js'
+import { codeUnits } from './code-units.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
@@ -13,6 +13,7 @@ import { findPhoneNumbers } from './structured/phone.js'
 import { findStreetAddresses, type PlaceLookup } from './structured/street-address.js'
 import { findUsSsns } from './structured/us-ssn.js'
 import { splitChunks } from './text-chunks.js'
+import { readTextFacts } from './text-facts.js'
 
 /** What to look for; built once per step instance from its settings. */
 export interface AnalyzerOptions {
@@ -47,18 +48,24 @@ function placeLookup(g: Gazetteer | undefined): PlaceLookup | undefined {
 /** Every detection in one piece of text (no chunking), overlaps resolved, filtered by the options. */
 export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[] {
   const { types } = options
+  // Each guard is a condition the detector's own pattern cannot match without, so skipping changes nothing.
+  const units = codeUnits(text)
+  const facts = readTextFacts(units)
   const found: Detection[] = []
-  if (types.has('EMAIL_ADDRESS')) found.push(...findEmails(text))
-  if (types.has('CREDIT_CARD')) found.push(...findCreditCards(text))
-  if (types.has('IBAN_CODE')) found.push(...findIbans(text))
-  if (types.has('US_SSN')) found.push(...findUsSsns(text))
-  if (types.has('IP_ADDRESS')) found.push(...findIpAddresses(text))
-  if (types.has('PHONE_NUMBER')) found.push(...findPhoneNumbers(text, options.phoneRegions))
-  if (types.has('DATE_OF_BIRTH')) found.push(...findDatesOfBirth(text))
-  if (types.has('STREET_ADDRESS'))
-    found.push(...findStreetAddresses(text, placeLookup(options.gazetteer), caseModeOf(text) === 'lower'))
+  if (types.has('EMAIL_ADDRESS') && facts.hasAt) found.push(...findEmails(text))
+  if (types.has('CREDIT_CARD') && facts.digitRun >= 4 && facts.digits >= 13)
+    found.push(...findCreditCards(text))
+  if (types.has('IBAN_CODE') && facts.digitRun >= 2) found.push(...findIbans(text))
+  if (types.has('US_SSN') && facts.digitRun >= 4 && facts.digits >= 9) found.push(...findUsSsns(text))
+  if (types.has('IP_ADDRESS') && ((facts.hasDot && facts.digits >= 4) || facts.colons >= 2))
+    found.push(...findIpAddresses(text))
+  if (types.has('PHONE_NUMBER') && facts.digits >= 7)
+    found.push(...findPhoneNumbers(text, options.phoneRegions))
+  if (types.has('DATE_OF_BIRTH') && facts.digitRun >= 2) found.push(...findDatesOfBirth(text))
+  if (types.has('STREET_ADDRESS') && facts.digits > 0)
+    found.push(...findStreetAddresses(text, placeLookup(options.gazetteer), facts.caseMode === 'lower'))
   if (options.gazetteer && ENTITY_TYPES.some((t) => types.has(t)))
-    found.push(...tagEntities(text, options.gazetteer))
+    found.push(...tagEntities(text, options.gazetteer, units, facts.caseMode))
   const kept = found.filter(
     (d) =>
       d.score >= options.minScore &&
@@ -70,17 +77,41 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
 }
 
 /**
- * Analyses a text of any length. Long texts are cut into ~16 KB pieces at line
- * breaks and the event loop gets a turn between pieces, so a 1 MB tool result
- * delays other requests by one piece at a time, not by the whole text.
+ * Analyses a text of any length in one go: texts over {@link CHUNK_SIZE} are
+ * cut into pieces at line breaks, exactly as {@link analyzeText} cuts them,
+ * so both give the same detections. For the analysis worker, where blocking
+ * is harmless.
+ */
+export function analyzeTextNow(text: string, options: AnalyzerOptions): Detection[] {
+  if (text.length <= CHUNK_SIZE) return analyzeChunk(text, options)
+  const out: Detection[] = []
+  for (const [start, end] of splitChunks(text, CHUNK_SIZE)) appendPiece(out, text, start, end, options)
+  return out
+}
+
+/**
+ * Analyses a text of any length on the calling thread. Long texts are cut
+ * into ~16 KB pieces at line breaks and the event loop gets a turn between
+ * pieces, so a long text delays other requests by one piece at a time, not
+ * by the whole text.
  */
 export async function analyzeText(text: string, options: AnalyzerOptions): Promise<Detection[]> {
   if (text.length <= CHUNK_SIZE) return analyzeChunk(text, options)
   const out: Detection[] = []
   for (const [start, end] of splitChunks(text, CHUNK_SIZE)) {
-    for (const d of analyzeChunk(text.slice(start, end), options))
-      out.push({ ...d, start: d.start + start, end: d.end + start })
+    appendPiece(out, text, start, end, options)
     await yieldToLoop()
   }
   return out
+}
+
+function appendPiece(
+  out: Detection[],
+  text: string,
+  start: number,
+  end: number,
+  options: AnalyzerOptions,
+): void {
+  for (const d of analyzeChunk(text.slice(start, end), options))
+    out.push({ ...d, start: d.start + start, end: d.end + start })
 }

@@ -9,10 +9,17 @@ import { PiiStep } from './pii-step.js'
 import { PiiSettings } from './settings.js'
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
+export { PII_WORKER_FAILED } from './analysis-pool.js'
 export type { Gazetteer } from './entities/gazetteer.js'
-export { PII_BLOCK_CODE, PiiStep } from './pii-step.js'
+export { PII_BLOCK_CODE, PiiStep, type PiiStepOptions } from './pii-step.js'
 export { type Detection, ENTITY_TYPES, PII_LEVELS, PII_TYPES, type PiiType } from './pii-types.js'
-export { ACTIONS, DEFAULT_PHONE_REGIONS, type PiiAction, PiiSettings } from './settings.js'
+export {
+  ACTIONS,
+  DEFAULT_PHONE_REGIONS,
+  OFFLOAD_ABOVE_BYTES,
+  type PiiAction,
+  PiiSettings,
+} from './settings.js'
 
 export default defineStep({
   name: 'detect_pii',

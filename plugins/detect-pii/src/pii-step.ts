@@ -10,37 +10,57 @@ import type {
 } from '@gov/core'
 import { Verdicts } from '@gov/core'
 import { LRUCache } from 'lru-cache'
+import { analyzerOptions, type PlainAnalyzerOptions, plainOptions } from './analysis-options.js'
+import { ANALYSIS_WORKER_URL, AnalysisPool } from './analysis-pool.js'
 import { type AnalyzerOptions, analyzeText } from './analyze-text.js'
-import type { Gazetteer } from './entities/gazetteer.js'
 import { loadedGazetteer, sharedGazetteer } from './gazetteer-loader.js'
 import { maskPart } from './mask-text.js'
-import { type Detection, ENTITY_TYPES, PII_LEVELS, type PiiType } from './pii-types.js'
+import { type Detection, PII_LEVELS } from './pii-types.js'
 import { PLACEHOLDER, PlaceholderMap } from './placeholder-map.js'
 import { restorePart } from './restore-placeholders.js'
 import { ACTIONS, type PiiAction, type PiiSettings } from './settings.js'
+import { warmUpAnalyzer } from './warm-up.js'
 
 /** Block code returned to the caller when personal data is found and the action is `block`. */
 export const PII_BLOCK_CODE = 'pii_detected'
 const STATE_KEY = 'placeholders'
 
+/** How a step instance is wired beyond its settings (tests swap the worker script). */
+export interface PiiStepOptions {
+  /** Script of the analysis worker threads; defaults to the compiled `analysis-worker.js`. */
+  readonly workerUrl?: URL
+}
+
+/** True when `text` has more than `limit` UTF-8 bytes, without encoding it when its length decides. */
+function exceedsBytes(text: string, limit: number): boolean {
+  // A UTF-16 code unit takes one to three UTF-8 bytes (a surrogate pair four for two units).
+  if (text.length > limit) return true
+  if (text.length * 3 <= limit) return false
+  return Buffer.byteLength(text) > limit
+}
+
 /** One `detect_pii` step of one pipeline version. */
 export class PiiStep implements StepInstance {
   readonly #settings: PiiSettings
   readonly #services: StepServices
-  readonly #types: ReadonlySet<PiiType>
+  readonly #plain: PlainAnalyzerOptions
   readonly #cache: LRUCache<string, Detection[]> | undefined
   readonly #assignments = new LRUCache<string, string>({ max: 20_000, ttl: 10 * 60_000 })
   readonly #counter: StepCounter
   readonly #needsEntities: boolean
-  readonly #allowList: ReadonlySet<string>
+  readonly #workerUrl: URL
+  #options: AnalyzerOptions | undefined
+  #pool: AnalysisPool | undefined
+  #closed = false
   #analyses = 0
+  #offloaded = 0
 
-  constructor(settings: PiiSettings, services: StepServices) {
+  constructor(settings: PiiSettings, services: StepServices, options: PiiStepOptions = {}) {
     this.#settings = settings
     this.#services = services
-    this.#types = new Set(settings.types)
-    this.#allowList = new Set(settings.allow_list.map((v) => v.trim().toLowerCase()))
-    this.#needsEntities = settings.entities && ENTITY_TYPES.some((t) => this.#types.has(t))
+    this.#plain = plainOptions(settings)
+    this.#needsEntities = this.#plain.entities
+    this.#workerUrl = options.workerUrl ?? ANALYSIS_WORKER_URL
     this.#cache =
       settings.cache_entries > 0
         ? new LRUCache<string, Detection[]>({
@@ -53,9 +73,21 @@ export class PiiStep implements StepInstance {
     this.#counter = services.metrics.counter('gov_pii_detections_total', 'PII detections, by type', ['type'])
   }
 
-  /** Resolves when the named-entity gazetteer is loaded (at once when entities are off). */
+  /**
+   * Resolves when the named-entity gazetteer is loaded (not needed when
+   * entities are off) and, once per process, the analyser is warmed up.
+   */
   async ready(): Promise<void> {
-    if (this.#needsEntities) await sharedGazetteer()
+    const gazetteer = this.#needsEntities ? await sharedGazetteer() : undefined
+    await warmUpAnalyzer(gazetteer)
+  }
+
+  /** Stops the analysis worker threads, if any were started. */
+  async close(): Promise<void> {
+    this.#closed = true
+    const pool = this.#pool
+    this.#pool = undefined
+    await pool?.close()
   }
 
   /** True once the named-entity gazetteer can be used. */
@@ -66,6 +98,11 @@ export class PiiStep implements StepInstance {
   /** Number of texts analysed (cache misses), for tests and diagnostics. */
   get analyses(): number {
     return this.#analyses
+  }
+
+  /** Number of texts analysed in a worker thread, for tests and diagnostics. */
+  get offloaded(): number {
+    return this.#offloaded
   }
 
   async onRequest(ctx: RequestContext): Promise<Verdict> {
@@ -133,19 +170,66 @@ export class PiiStep implements StepInstance {
     if (!text) return []
     const cached = this.#cache?.get(text)
     if (cached) return cached
-    let gazetteer: Gazetteer | undefined
-    if (this.#needsEntities) gazetteer = loadedGazetteer() ?? (await sharedGazetteer())
-    const options: AnalyzerOptions = {
-      types: this.#types,
-      minScore: this.#settings.min_score,
-      allowList: this.#allowList,
-      phoneRegions: this.#settings.phone_regions,
-      gazetteer,
-    }
-    const detections = await analyzeText(text, options)
+    const offload = this.#settings.offload_above_bytes
+    const detections =
+      offload > 0 && exceedsBytes(text, offload)
+        ? await this.#analyzeLong(text)
+        : await analyzeText(text, this.#options ?? (await this.#loadOptions()))
     this.#analyses++
     this.#cache?.set(text, detections)
     return detections
+  }
+
+  /** The analyser options, once the gazetteer (if needed) is loaded. */
+  async #loadOptions(): Promise<AnalyzerOptions> {
+    const gazetteer = this.#needsEntities ? (loadedGazetteer() ?? (await sharedGazetteer())) : undefined
+    this.#options = analyzerOptions(this.#plain, gazetteer)
+    return this.#options
+  }
+
+  /**
+   * Starts the analysis worker threads now rather than at the first long
+   * text; resolves true once one can take texts (false when offloading is off
+   * or no thread could start). Long texts that arrive before that are analysed
+   * in-thread, in pieces that yield to the event loop.
+   */
+  startWorkers(): Promise<boolean> {
+    const pool = this.#workerPool()
+    return pool ? pool.start() : Promise.resolve(false)
+  }
+
+  #workerPool(): AnalysisPool | undefined {
+    if (this.#closed || this.#settings.offload_above_bytes === 0) return undefined
+    this.#pool ??= new AnalysisPool(
+      this.#plain,
+      this.#settings.offload_threads,
+      this.#services.logger,
+      this.#workerUrl,
+    )
+    return this.#pool
+  }
+
+  /**
+   * Analyses a long text in a worker thread when one is ready. If none is
+   * ready yet, or the worker fails, the text is analysed here instead, in
+   * pieces that yield to the event loop: the result is the same, only the
+   * event loop is less well protected for that text.
+   */
+  async #analyzeLong(text: string): Promise<Detection[]> {
+    const job = this.#workerPool()?.analyze(text)
+    if (job) {
+      try {
+        const detections = await job
+        this.#offloaded++
+        return detections
+      } catch (err) {
+        this.#services.logger.warn(
+          { code: (err as { code?: string }).code, chars: text.length },
+          'detect_pii: analysis worker failed, analysing the text in-thread',
+        )
+      }
+    }
+    return analyzeText(text, this.#options ?? (await this.#loadOptions()))
   }
 
   #report(ctx: HookContext, part: TextPart, detections: readonly Detection[], action: PiiAction): void {

@@ -23,6 +23,13 @@ export const DEFAULT_PHONE_REGIONS = [
   'BR',
 ]
 
+/**
+ * Default size above which a text is analysed off the event loop. Measured on
+ * this project's 2-core machine: a 32 KB text dense in personal data costs ~10 ms
+ * in-thread, ordinary prose a fraction of that.
+ */
+export const OFFLOAD_ABOVE_BYTES = 16 * 1024
+
 /** Settings of the `detect_pii` step. Every property has a default, so `{}` is valid. */
 export const PiiSettings = Type.Object(
   {
@@ -56,6 +63,18 @@ export const PiiSettings = Type.Object(
       minimum: 0,
       default: 5000,
       description: 'Texts whose analysis is cached per pipeline',
+    }),
+    offload_above_bytes: Type.Integer({
+      minimum: 0,
+      default: OFFLOAD_ABOVE_BYTES,
+      description:
+        'Texts longer than this (UTF-8 bytes) are analysed in a worker thread; 0 keeps all in-thread',
+    }),
+    offload_threads: Type.Integer({
+      minimum: 1,
+      maximum: 8,
+      default: 1,
+      description: 'Worker threads for long texts (each loads its own copy of the name gazetteer)',
     }),
   },
   { additionalProperties: false },

@@ -215,8 +215,8 @@ describe('detect_pii step', () => {
     assert.deepEqual(values, ['Jürgen Müller', 'jürgen@beispiel.de'])
   })
 
-  it('analyses a 200 KB text in pieces and finds values at both ends', async () => {
-    const { step } = await makeStep({ action: 'allow' })
+  it('analyses a 200 KB text in-thread in pieces and finds values at both ends', async () => {
+    const { step } = await makeStep({ action: 'allow', offload_above_bytes: 0 })
     const filler = 'The quarterly report covers revenue, churn and hiring plans for the next year. '
     const body = filler.repeat(Math.ceil(200_000 / filler.length))
     const text = `Contact jane@example.com first.\n${body}\nFinally call +44 20 7946 0958.`

@@ -136,6 +136,32 @@ describe('DATE_OF_BIRTH', () => {
     const found = findDatesOfBirth(text).sort((a, b) => a.start - b.start)
     assert.deepEqual(values(text, found), ['4/16/1999', 'March 3, 1984', '12.03.1985', '1979-05-16'])
   })
+  it('finds the date after each birth word on its own', () => {
+    for (const word of [
+      'born',
+      'Birth',
+      'birthdate',
+      'birthday',
+      'DOB',
+      'd.o.b',
+      'geboren',
+      'geb.',
+      'Geburtsdatum',
+      'né',
+      'NÉE',
+      'nacimiento',
+      'naissance',
+      'nascita',
+      'nato',
+      'nata',
+      'nascimento',
+      'urodzony',
+      'urodzona',
+    ]) {
+      const text = `${word}: 12.03.1985`
+      assert.deepEqual(values(text, findDatesOfBirth(text)), ['12.03.1985'], word)
+    }
+  })
   it('ignores dates without a birth word and impossible dates', () => {
     assert.deepEqual(findDatesOfBirth('The meeting is on 4/16/2025 at noon.'), [])
     assert.deepEqual(findDatesOfBirth('born 13/13/1999'), [])
@@ -158,6 +184,22 @@ describe('STREET_ADDRESS', () => {
         `${text} → ${JSON.stringify(found)}`,
       )
     }
+  })
+  it('finds each pattern kind: unit-only, abbreviated, split and glued types, lower-case text', () => {
+    const cases: [string, boolean, string[]][] = [
+      ['69 Roheline 43\n Apt. 305, Tallinn', false, ['69 Roheline 43\n Apt. 305, Tallinn']],
+      ['Mieszkam przy ul. Karpacka 69 w Warszawie', false, ['ul. Karpacka 69']],
+      ['Adressen er Karl Johans gate 22, Oslo', false, ['Karl Johans gate 22, Oslo']],
+      ['Room 12 Flat 5', false, ['Room 12 Flat 5']],
+      [
+        'ich wohne in der hauptstraße 5 in berlin und arbeite am kurfürstendamm 21',
+        true,
+        ['in der hauptstraße 5', 'arbeite am kurfürstendamm 21'],
+      ],
+      ['meet me at via roma 41 or 12 baker street apt 4', true, ['12 baker street apt 4', 'via roma 41']],
+    ]
+    for (const [text, lower, expected] of cases)
+      assert.deepEqual(values(text, findStreetAddresses(text, undefined, lower)), expected, text)
   })
   it('ignores numbers before ordinary words', () => {
     for (const text of [

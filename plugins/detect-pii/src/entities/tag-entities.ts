@@ -1,69 +1,81 @@
-import { type CaseMode, caseModeOf } from '../case-mode.js'
+import type { CaseMode } from '../case-mode.js'
+import { codeUnits } from '../code-units.js'
 import type { Detection } from '../pii-types.js'
+import { readTextFacts } from '../text-facts.js'
 import type { Gazetteer } from './gazetteer.js'
-import { isNameGap, type Token, tokenize } from './tokenize.js'
 import {
-  LOCATION_CUES,
-  ORG_CUES_AFTER,
-  ORG_CUES_BEFORE,
-  ORG_HEADS,
-  ORG_SUFFIXES,
-  PARTICLES,
-  PERSON_CUES,
-  TITLES,
-} from './word-lists.js'
+  ARTICLE,
+  CITY,
+  COMMON,
+  COUNTRY,
+  FIRST,
+  LAST,
+  type Lexicon,
+  LOCATION_CUE,
+  lexiconOf,
+  ORG_CUE_AFTER,
+  ORG_CUE_BEFORE,
+  ORG_HEAD,
+  ORG_SUFFIX,
+  PARTICLE,
+  PERSON_CUE,
+  PLACE,
+  REGION,
+  TITLE,
+} from './lexicon.js'
+import { isNameGap, type Token, tokenize } from './tokenize.js'
 
 const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
 const MAX_RUN = 6
-const ARTICLES = new Set([
-  'the',
-  'a',
-  'an',
-  'our',
-  'my',
-  'your',
-  'their',
-  'his',
-  'her',
-  'its',
-  'this',
-  'that',
-])
 
 /** Tags people, places and organisations with gazetteers, capitalisation and cue words. */
 class EntityTagger {
   readonly #g: Gazetteer
+  readonly #lexicon: Lexicon
   readonly #text: string
+  readonly #units: Uint16Array
   readonly #tokens: Token[]
   readonly #mode: CaseMode
   readonly out: Detection[] = []
 
-  constructor(text: string, gazetteer: Gazetteer) {
+  constructor(text: string, units: Uint16Array, gazetteer: Gazetteer, mode: CaseMode) {
     this.#g = gazetteer
+    this.#lexicon = lexiconOf(gazetteer)
     this.#text = text
-    this.#tokens = tokenize(text)
-    this.#mode = caseModeOf(text)
+    this.#units = units
+    this.#tokens = tokenize(text, units)
+    this.#mode = mode
   }
 
+  /** Lexicon flags of the token's word, looked up once per token. */
+  #flags(t: Token): number {
+    if (t.flags < 0) t.flags = this.#lexicon.get(t.key) ?? 0
+    return t.flags
+  }
+  #is(t: Token, flag: number): boolean {
+    return (this.#flags(t) & flag) !== 0
+  }
   #common(t: Token): boolean {
-    return this.#g.commonWords.has(t.key)
+    return this.#is(t, COMMON)
   }
   #first(t: Token): boolean {
-    return this.#g.firstNames.has(t.key)
+    return this.#is(t, FIRST)
   }
   #last(t: Token): boolean {
-    return this.#g.lastNames.has(t.key)
-  }
-  #place(key: string): boolean {
-    return this.#g.countries.has(key) || this.#g.regions.has(key) || this.#g.cities.has(key)
+    return this.#is(t, LAST)
   }
 
   #candidate(t: Token): boolean {
     if (t.codeLike) return false
     if (this.#mode === 'normal') return t.cap
-    if (TITLES.has(t.key)) return true
-    if (this.#common(t) || PARTICLES.has(t.key)) return false
-    return this.#first(t) || this.#last(t) || this.#place(t.key) || ORG_SUFFIXES.has(t.key)
+    if (this.#is(t, TITLE)) return true
+    if (this.#is(t, COMMON | PARTICLE)) return false
+    return this.#is(t, FIRST | LAST | PLACE | ORG_SUFFIX)
+  }
+
+  /** True when exactly one space separates the two tokens. */
+  #spaced(a: Token, b: Token): boolean {
+    return b.start - a.end === 1 && this.#units[a.end] === 32
   }
 
   #gap(a: Token, b: Token): string {
@@ -90,7 +102,7 @@ class EntityTagger {
         const next = viaWord ? j + 2 : j + 1
         if (!CONNECTOR.test(gapText) || !this.#candidate(tokens[next])) break
         const k = this.#extend(next)
-        if (ORG_SUFFIXES.has(tokens[k].key) || ORG_HEADS.has(tokens[i].key)) j = k
+        if (this.#is(tokens[k], ORG_SUFFIX) || this.#is(tokens[i], ORG_HEAD)) j = k
         else break
       }
       this.#classify(i, j)
@@ -106,18 +118,17 @@ class EntityTagger {
     let j = i
     // Names and places are short; a longer run is a heading or a list, and is cut into pieces.
     while (j + 1 < tokens.length && j - i < MAX_RUN) {
-      const gap = this.#gap(tokens[j], tokens[j + 1])
-      if (isNameGap(gap, tokens[j]) && this.#candidate(tokens[j + 1])) {
+      if (isNameGap(this.#units, tokens[j], tokens[j + 1]) && this.#candidate(tokens[j + 1])) {
         j++
         continue
       }
       // In lower-case text an unknown word right after a first name is most likely its surname.
       if (
         this.#mode !== 'normal' &&
-        gap === ' ' &&
+        this.#spaced(tokens[j], tokens[j + 1]) &&
         this.#first(tokens[j]) &&
         !this.#common(tokens[j + 1]) &&
-        !PARTICLES.has(tokens[j + 1].key) &&
+        !this.#is(tokens[j + 1], PARTICLE) &&
         (j === i || !this.#first(tokens[j - 1]))
       ) {
         j++
@@ -125,14 +136,14 @@ class EntityTagger {
       }
       // Lower-case particles inside a name: "Donald van der Voet".
       let k = j + 1
-      while (k < tokens.length && k - j <= 3 && PARTICLES.has(tokens[k].key) && !tokens[k].cap) {
-        if (this.#gap(tokens[k - 1], tokens[k]) !== ' ') break
+      while (k < tokens.length && k - j <= 3 && this.#is(tokens[k], PARTICLE) && !tokens[k].cap) {
+        if (!this.#spaced(tokens[k - 1], tokens[k])) break
         k++
       }
       if (
         k > j + 1 &&
         k < tokens.length &&
-        this.#gap(tokens[k - 1], tokens[k]) === ' ' &&
+        this.#spaced(tokens[k - 1], tokens[k]) &&
         this.#candidate(tokens[k])
       ) {
         j = k
@@ -158,13 +169,13 @@ class EntityTagger {
   #classify(from: number, to: number): void {
     const t = this.#tokens
     let hasTitle = false
-    while (from <= to && TITLES.has(t[from].key) && (t[from].dot || from < to)) {
+    while (from <= to && this.#is(t[from], TITLE) && (t[from].dot || from < to)) {
       hasTitle = true
       from++
     }
     // "The European Central Bank": an organisation name keeps its everyday words, only articles go.
-    if (to > from && ORG_SUFFIXES.has(t[to].key)) {
-      while (from < to && ARTICLES.has(t[from].key)) from++
+    if (to > from && this.#is(t[to], ORG_SUFFIX)) {
+      while (from < to && this.#is(t[from], ARTICLE)) from++
       if (to > from) {
         this.#emit('ORGANIZATION', from, to, 0.85)
         return
@@ -176,7 +187,7 @@ class EntityTagger {
     while (
       from < to &&
       this.#common(t[from]) &&
-      !ORG_HEADS.has(t[from].key) &&
+      !this.#is(t[from], ORG_HEAD) &&
       !(place && place.end > from)
     ) {
       if (this.#first(t[from]) && this.#last(t[from + 1])) break
@@ -191,11 +202,11 @@ class EntityTagger {
       this.#first(t[from + 1])
     )
       from++
-    while (to > from && this.#common(t[to]) && !ORG_SUFFIXES.has(t[to].key) && !this.#last(t[to])) to--
+    while (to > from && this.#common(t[to]) && !this.#is(t[to], ORG_SUFFIX) && !this.#last(t[to])) to--
     if (from > to) return
     if (to === from && this.#common(t[from]) && !hasTitle) return
 
-    if (to > from && (ORG_SUFFIXES.has(t[to].key) || ORG_HEADS.has(t[from].key))) {
+    if (to > from && (this.#is(t[to], ORG_SUFFIX) || this.#is(t[from], ORG_HEAD))) {
       this.#emit('ORGANIZATION', from, to, 0.85)
       return
     }
@@ -224,14 +235,17 @@ class EntityTagger {
   #placeAt(p: number, to: number): { end: number; score: number } | undefined {
     const t = this.#tokens
     const max = Math.min(to, p + this.#g.maxPlaceWords - 1)
-    if (!t[p].cap && PARTICLES.has(t[p].key)) return undefined
+    if (!t[p].cap && this.#is(t[p], PARTICLE)) return undefined
     for (let e = max; e >= p; e--) {
-      const key =
-        e === p ? t[p].key : this.#text.slice(t[p].start, t[e].end).toLowerCase().replace(/\s+/g, ' ')
+      const flags =
+        e === p
+          ? this.#flags(t[p])
+          : (this.#lexicon.get(this.#text.slice(t[p].start, t[e].end).toLowerCase().replace(/\s+/g, ' ')) ??
+            0)
       let score = 0
-      if (this.#g.countries.has(key)) score = 0.85
-      else if (this.#g.regions.has(key)) score = 0.75
-      else if (this.#g.cities.has(key)) score = 0.7
+      if (flags & COUNTRY) score = 0.85
+      else if (flags & REGION) score = 0.75
+      else if (flags & CITY) score = 0.7
       if (!score) continue
       const single = e === p
       const nameLike = single && (this.#first(t[p]) || this.#last(t[p]) || this.#common(t[p]))
@@ -239,8 +253,8 @@ class EntityTagger {
       if (nameLike && p < to && (this.#last(t[p + 1]) || this.#first(t[p]))) return undefined
       if (nameLike) score -= 0.3
       if (single && t[p].allCaps && t[p].key.length <= 3) score -= 0.3
-      const before = p > 0 && this.#gap(t[p - 1], t[p]) === ' ' ? t[p - 1] : undefined
-      if (p === this.#runStart(p) && before && LOCATION_CUES.has(before.key)) score += 0.2
+      const before = p > 0 && this.#spaced(t[p - 1], t[p]) ? t[p - 1] : undefined
+      if (p === this.#runStart(p) && before && this.#is(before, LOCATION_CUE)) score += 0.2
       if (score < 0.5) return undefined
       return { end: e, score }
     }
@@ -250,7 +264,7 @@ class EntityTagger {
   /** Index of the first token of the run that contains `p` (runs are separated by non-name gaps). */
   #runStart(p: number): number {
     const t = this.#tokens
-    while (p > 0 && isNameGap(this.#gap(t[p - 1], t[p]), t[p - 1]) && this.#candidate(t[p - 1])) p--
+    while (p > 0 && isNameGap(this.#units, t[p - 1], t[p]) && this.#candidate(t[p - 1])) p--
     return p
   }
 
@@ -258,13 +272,13 @@ class EntityTagger {
     const t = this.#tokens
     const n = to - from + 1
     // Cue words count only right before or after the name, separated by a space.
-    const before = from > 0 && this.#gap(t[from - 1], t[from]) === ' ' ? t[from - 1] : undefined
-    const after = to + 1 < t.length && this.#gap(t[to], t[to + 1]) === ' ' ? t[to + 1] : undefined
+    const before = from > 0 && this.#spaced(t[from - 1], t[from]) ? t[from - 1] : undefined
+    const after = to + 1 < t.length && this.#spaced(t[to], t[to + 1]) ? t[to + 1] : undefined
     if (n === 1 && t[from].key.includes('-')) {
       const parts = t[from].key.split('-')
       if (
         parts.length === 2 &&
-        !this.#first({ ...t[from], key: parts[0] }) &&
+        !this.#g.firstNames.has(parts[0]) &&
         parts.every((x) => this.#g.lastNames.has(x))
       ) {
         this.#emit('ORGANIZATION', from, to, 0.6)
@@ -288,16 +302,16 @@ class EntityTagger {
         points += first ? (common ? 1 : 2) : last ? (common ? 0.25 : 1) : common ? -0.5 : 0.5
       else points += last ? 1.5 : first ? 1 : common ? -1 : 0.75
     }
-    if (before && PERSON_CUES.has(before.key)) points += 0.75
+    if (before && this.#is(before, PERSON_CUE)) points += 0.75
     if (t[to].possessive) points += 0.5
     if (this.#text[t[to].end] === ':' && t[from].sentenceStart) points += 0.5
     const orgCue =
-      (before && ORG_CUES_BEFORE.has(before.key)) ||
+      (before && this.#is(before, ORG_CUE_BEFORE)) ||
       (from > 1 &&
-        ORG_CUES_BEFORE.has(t[from - 2].key) &&
+        this.#is(t[from - 2], ORG_CUE_BEFORE) &&
         before &&
         (before.key === 'at' || before.key === 'for')) ||
-      (after && ORG_CUES_AFTER.has(after.key))
+      (after && this.#is(after, ORG_CUE_AFTER))
     if (orgCue && !hasTitle && points < 3) {
       this.#emit('ORGANIZATION', from, to, 0.65)
       return
@@ -306,7 +320,7 @@ class EntityTagger {
       // No known first or last name: "Solar Census" is a business, "from Arona" a place, "Kaypa" unknown.
       if (
         before &&
-        LOCATION_CUES.has(before.key) &&
+        this.#is(before, LOCATION_CUE) &&
         before.key !== 'at' &&
         before.key !== 'of' &&
         !t[from].allCaps
@@ -323,7 +337,7 @@ class EntityTagger {
         this.#emit('ORGANIZATION', from, to, 0.55)
         return
       }
-      if (!(before && PERSON_CUES.has(before.key))) points = Math.min(points, 1.5)
+      if (!(before && this.#is(before, PERSON_CUE))) points = Math.min(points, 1.5)
     }
     const score = points >= 3.5 ? 0.9 : points >= 2.5 ? 0.8 : points >= 1.75 ? 0.65 : points >= 1 ? 0.45 : 0
     if (score > 0) this.#emit('PERSON', from, to, score)
@@ -348,6 +362,11 @@ class EntityTagger {
 }
 
 /** Finds PERSON, LOCATION and ORGANIZATION names in `text` with the loaded gazetteer. */
-export function tagEntities(text: string, gazetteer: Gazetteer): Detection[] {
-  return new EntityTagger(text, gazetteer).run()
+export function tagEntities(
+  text: string,
+  gazetteer: Gazetteer,
+  units: Uint16Array = codeUnits(text),
+  mode: CaseMode = readTextFacts(units).caseMode,
+): Detection[] {
+  return new EntityTagger(text, units, gazetteer, mode).run()
 }

@@ -1,73 +1,203 @@
-/** A word of the text, with the facts the entity tagger reads. */
-export interface Token {
-  readonly start: number
-  /** End offset, without a trailing possessive "'s". */
-  readonly end: number
+import { codeUnits } from '../code-units.js'
+import { astralClass, LETTER, LOWER, MARK, UPPER, unitClass } from './char-class.js'
+
+/**
+ * A word of the text, with the facts the entity tagger reads. The lower-case
+ * key is made on first use: in ordinary text most words are never looked up.
+ */
+export class Token {
+  /** Lexicon flags of the key, filled in by the tagger on first use; -1 until then. */
+  flags = -1
+  readonly #text: string
+  #key: string | undefined
+
+  constructor(
+    text: string,
+    /** UTF-16 offset of the first character. */
+    readonly start: number,
+    /** End offset, without a trailing possessive "'s". */
+    readonly end: number,
+    /** First letter is upper case. */
+    readonly cap: boolean,
+    /** Two or more letters, all upper case. */
+    readonly allCaps: boolean,
+    /** Starts a sentence, line or quoted turn. */
+    readonly sentenceStart: boolean,
+    /** A "." follows directly ("Mr.", "Ltd.", "J."). */
+    readonly dot: boolean,
+    /** A possessive "'s" follows. */
+    readonly possessive: boolean,
+    /** Looks like code or a domain: camelCase inside, or glued to a "." and more letters ("Wrap.afterConnect"). */
+    readonly codeLike: boolean,
+  ) {
+    this.#text = text
+  }
+
   /** Lower-case form, the gazetteer key. */
-  readonly key: string
-  /** First letter is upper case. */
-  readonly cap: boolean
-  /** Two or more letters, all upper case. */
-  readonly allCaps: boolean
-  /** Starts a sentence, line or quoted turn. */
-  readonly sentenceStart: boolean
-  /** A "." follows directly ("Mr.", "Ltd.", "J."). */
-  readonly dot: boolean
-  /** A possessive "'s" follows. */
-  readonly possessive: boolean
-  /** Looks like code or a domain: camelCase inside, or glued to a "." and more letters ("Wrap.afterConnect"). */
-  readonly codeLike: boolean
+  get key(): string {
+    this.#key ??= this.#text.slice(this.start, this.end).toLowerCase()
+    return this.#key
+  }
 }
 
-const WORD = /[\p{L}\p{M}](?:[\p{L}\p{M}'’-]*[\p{L}\p{M}])?/gu
-const UPPER = /\p{Lu}/u
-const LOWER = /\p{Ll}/u
-const SENTENCE_END = /[.!?:;"“”>*•\n]/
+const APOSTROPHE = 39
+const RIGHT_QUOTE = 0x2019
+const HYPHEN = 45
+const DOT = 46
+const WORD_CHAR = LETTER | MARK
 // An upper-case letter after two lower-case ones, except in Mc/Mac/De/La/Van-style surnames.
 const CAMEL = /^(?!(?:Mc|Mac|De|Di|Da|La|Le|Van|Von|Du|Fitz|O'|D'))\p{L}*\p{Ll}{2}\p{Lu}/u
+
+/** Set in a {@link classAt} result when the code point takes two code units. */
+const WIDE = 0x100
+
+/** Classes of the code point at `i` (none for a lone surrogate), plus {@link WIDE} for a surrogate pair. */
+function classAt(units: Uint16Array, i: number): number {
+  const c = units[i]
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < units.length) {
+    const d = units[i + 1]
+    if (d >= 0xdc00 && d <= 0xdfff) return astralClass((c - 0xd800) * 0x400 + d - 0xdc00 + 0x10000) | WIDE
+  }
+  return unitClass(c)
+}
+
+/** True for the characters after which a word opens a sentence: . ! ? : ; " “ ” > * • and a line break. */
+function endsSentence(c: number): boolean {
+  switch (c) {
+    case 46:
+    case 33:
+    case 63:
+    case 58:
+    case 59:
+    case 34:
+    case 0x201c:
+    case 0x201d:
+    case 62:
+    case 42:
+    case 0x2022:
+    case 10:
+      return true
+    default:
+      return false
+  }
+}
+
+/** True when a lower-case letter occurs in [start, end). */
+function hasLower(units: Uint16Array, start: number, end: number): boolean {
+  for (let i = start; i < end; ) {
+    const bits = classAt(units, i)
+    if (bits & LOWER) return true
+    i += bits & WIDE ? 2 : 1
+  }
+  return false
+}
+
+/** True when camelCase is possible: an upper-case letter (or an astral character) from the third unit on. */
+function mayBeCamel(units: Uint16Array, start: number, end: number): boolean {
+  for (let i = start + 2; i < end; i++) {
+    const c = units[i]
+    if (c < 128 ? c >= 65 && c <= 90 : (c >= 0xd800 && c <= 0xdbff) || unitClass(c) & UPPER) return true
+  }
+  return false
+}
+
+/**
+ * Splits text into words (a letter or mark, then letters, marks, apostrophes
+ * and hyphens, ending on a letter or mark); offsets are UTF-16 code units.
+ * One pass over the code units (`units`, see {@link codeUnits}): a regular
+ * expression per word cost more than the rest of the tagger.
+ */
+export function tokenize(text: string, units: Uint16Array = codeUnits(text)): Token[] {
+  const tokens: Token[] = []
+  const n = units.length
+  let previousEnd = 0
+  let i = 0
+  while (i < n) {
+    const c = units[i]
+    // ASCII is decided inline; other characters go through the memoised class table.
+    if (c < 128) {
+      if ((c | 32) < 97 || (c | 32) > 122) {
+        i++
+        continue
+      }
+    } else {
+      const first = classAt(units, i)
+      if (!(first & WORD_CHAR)) {
+        i += first & WIDE ? 2 : 1
+        continue
+      }
+    }
+    const start = i
+    i += classAt(units, i) & WIDE ? 2 : 1
+    let matchEnd = i
+    while (i < n) {
+      const d = units[i]
+      if (d < 128) {
+        if ((d | 32) >= 97 && (d | 32) <= 122) matchEnd = ++i
+        else if (d === APOSTROPHE || d === HYPHEN) i++
+        else break
+        continue
+      }
+      if (d === RIGHT_QUOTE) {
+        i++
+        continue
+      }
+      const bits = classAt(units, i)
+      if (!(bits & WORD_CHAR)) break
+      i += bits & WIDE ? 2 : 1
+      matchEnd = i
+    }
+    // Apostrophes or hyphens after the last letter are not part of the word; the next word starts after them.
+    i = matchEnd
+    let end = matchEnd
+    let possessive = false
+    if (end - start > 2) {
+      const s = units[end - 1]
+      const q = units[end - 2]
+      if ((s === 115 || s === 83) && (q === APOSTROPHE || q === RIGHT_QUOTE)) {
+        end -= 2
+        possessive = true
+      }
+    }
+    let k = start - 1
+    while (k >= previousEnd && (units[k] === 32 || units[k] === 9)) k--
+    const after = end < n ? units[end] : -1
+    tokens.push(
+      new Token(
+        text,
+        start,
+        end,
+        (unitClass(units[start]) & UPPER) !== 0,
+        end - start > 1 && !hasLower(units, start, end),
+        k < 0 || endsSentence(units[k]),
+        after === DOT && !possessive,
+        possessive,
+        (mayBeCamel(units, start, end) && CAMEL.test(text.slice(start, end))) ||
+          (after === DOT && end + 1 < n && (unitClass(units[end + 1]) & LETTER) !== 0) ||
+          (start > 0 && units[start - 1] === DOT),
+      ),
+    )
+    previousEnd = matchEnd
+  }
+  return tokens
+}
 
 /**
  * True when the text between two words lets them belong to one name ("Mary
  * Ann", "J. R. Smith", "St. John"): a space, or ". " after an initial or a
  * two-letter abbreviation, never after a sentence-ending word.
  */
-export function isNameGap(gap: string, previous: Token): boolean {
-  if (gap === ' ' || gap === '\u00a0') return true
-  return gap === '. ' && previous.dot && previous.key.length <= 2
-}
-
-/** Splits text into words; offsets are UTF-16 code units. */
-export function tokenize(text: string): Token[] {
-  const tokens: Token[] = []
-  let previousEnd = 0
-  for (const m of text.matchAll(WORD)) {
-    let word = m[0]
-    let possessive = false
-    if (word.length > 2 && /['’]s$/i.test(word)) {
-      word = word.slice(0, -2)
-      possessive = true
-    }
-    const start = m.index
-    const end = start + word.length
-    let i = start - 1
-    while (i >= previousEnd && (text[i] === ' ' || text[i] === '\t')) i--
-    const sentenceStart = i < 0 || SENTENCE_END.test(text[i])
-    const first = word[0]
-    tokens.push({
-      start,
-      end,
-      key: word.toLowerCase(),
-      cap: UPPER.test(first),
-      allCaps: word.length > 1 && !LOWER.test(word),
-      sentenceStart,
-      dot: text[end] === '.' && !possessive,
-      possessive,
-      codeLike:
-        CAMEL.test(word) ||
-        (text[end] === '.' && /\p{L}/u.test(text[end + 1] ?? '')) ||
-        text[start - 1] === '.',
-    })
-    previousEnd = m.index + m[0].length
+export function isNameGap(units: Uint16Array, previous: Token, next: Token): boolean {
+  const length = next.start - previous.end
+  if (length === 1) {
+    const c = units[previous.end]
+    return c === 32 || c === 0xa0
   }
-  return tokens
+  return (
+    length === 2 &&
+    units[previous.end] === DOT &&
+    units[previous.end + 1] === 32 &&
+    previous.dot &&
+    previous.key.length <= 2
+  )
 }

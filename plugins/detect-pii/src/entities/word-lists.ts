@@ -338,3 +338,19 @@ export const FUNCTION_WORDS = new Set(
     'marketing finance legal product design research development operations service services client'
   ).split(' '),
 )
+
+/** Articles and possessives that open an organisation's name without being part of it. */
+export const ARTICLES = new Set([
+  'the',
+  'a',
+  'an',
+  'our',
+  'my',
+  'your',
+  'their',
+  'his',
+  'her',
+  'its',
+  'this',
+  'that',
+])

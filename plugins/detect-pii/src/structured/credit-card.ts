@@ -1,6 +1,7 @@
 import type { Detection } from '../pii-types.js'
 import { hasContext } from './context.js'
 import { passesLuhn } from './luhn.js'
+import { matchesOf } from './matches.js'
 
 // 13–19 digits, either plain or in groups split by single spaces or dashes.
 const CANDIDATE = /(?<![\d-])\d{4}(?:[ -]?\d{2,7}){1,4}(?![\d])/g
@@ -30,7 +31,7 @@ function isKnownIssuer(d: string): boolean {
 /** Finds payment card numbers: known issuer range and length, valid Luhn check digit. */
 export function findCreditCards(text: string): Detection[] {
   const out: Detection[] = []
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const m of matchesOf(CANDIDATE, text)) {
     const raw = m[0]
     // Mixed separators ("1234 5678-9012") are not how card numbers are written.
     if (raw.includes(' ') && raw.includes('-')) continue

@@ -1,4 +1,5 @@
 import type { Detection } from '../pii-types.js'
+import { matchesOf } from './matches.js'
 
 // Local part and labels allow letters of any script (internationalised addresses).
 const EMAIL =
@@ -8,7 +9,7 @@ const EMAIL =
 export function findEmails(text: string): Detection[] {
   if (!text.includes('@')) return []
   const out: Detection[] = []
-  for (const m of text.matchAll(EMAIL)) {
+  for (const m of matchesOf(EMAIL, text)) {
     const local = m[0].slice(0, m[0].indexOf('@'))
     if (local.endsWith('.') || local.includes('..')) continue
     out.push({ type: 'EMAIL_ADDRESS', start: m.index, end: m.index + m[0].length, score: 0.95 })

@@ -109,7 +109,8 @@ export function passesMod97(iban: string): boolean {
 /** Finds IBANs: known country, that country's length, valid mod-97 check digits; any case, grouped or not. */
 export function findIbans(text: string): Detection[] {
   const out: Detection[] = []
-  const re = new RegExp(CANDIDATE)
+  const re = CANDIDATE
+  re.lastIndex = 0
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const raw = m[0]
     // Resume right after the country code, so an IBAN the candidate swallowed ("… 00 or GB82…") is still seen.

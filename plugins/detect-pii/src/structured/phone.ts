@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js/max'
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 import type { Detection } from '../pii-types.js'
 import { hasContext } from './context.js'
+import { matchesOf } from './matches.js'
 
 // Digits with the separators people write phone numbers with, an optional leading + or 00 and extension.
 const CANDIDATE =
@@ -40,7 +41,7 @@ function looksLikePhone(raw: string): boolean {
  */
 export function findPhoneNumbers(text: string, regions: readonly string[]): Detection[] {
   const out: Detection[] = []
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const m of matchesOf(CANDIDATE, text)) {
     let raw = m[0]
     // The class admits a trailing ")" or separator run; trim to the last digit or extension.
     raw = raw.replace(/[\s(]+$/, '')

@@ -1,4 +1,5 @@
 import type { Detection } from '../pii-types.js'
+import { matchesOf } from './matches.js'
 
 /** Matches a word in its capitalised form, and in lower case when `lower` is set. */
 function alternation(words: readonly string[], lower = false): string {
@@ -206,8 +207,18 @@ const UNIT_WORDS = '(?:Apt\\.?|Apartment|Suite|Ste\\.?|Unit|Flat|Floor|Fl\\.?|Ro
 const UNIT = `(?:,?[ \\t]*\\n?[ \\t]*${UNIT_WORDS}[ \\t]*[\\w-]{1,6})?`
 const DIRECTION = '(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\\.?[ ]+)?'
 
+/**
+ * An address pattern, its score, and a cheap pattern every match contains: a
+ * text without it cannot match, so the costly pattern is not run on it.
+ */
+interface AddressPattern {
+  readonly re: RegExp
+  readonly score: number
+  readonly needs?: RegExp
+}
+
 /** The address patterns, for normal text (names capitalised) or for all-lower-case text. */
-function buildPatterns(lower: boolean): { re: RegExp; score: number }[] {
+function buildPatterns(lower: boolean): AddressPattern[] {
   const cap = lower ? "[\\p{L}][\\p{L}\\p{M}'’.-]*" : "[\\p{Lu}][\\p{L}\\p{M}'’.-]*"
   const flags = lower ? 'giu' : 'gu'
   const nameWord = `(?:${cap}|\\d{1,3}(?:st|nd|rd|th))`
@@ -221,20 +232,24 @@ function buildPatterns(lower: boolean): { re: RegExp; score: number }[] {
     `(?<![\\p{L}\\p{N}])(?:${NUM}[ ]+)?(?:(?:${before})|(?:${TYPES_BEFORE_ABBR}))[ ]+(?:(?:${PARTICLE}|${cap})[ ]+){0,3}${cap},?[ ]+${NUM}(?![\\p{L}\\p{N}])${unit}`,
     flags,
   )
+  // Every match of these two opens with a digit or a name letter; saying so first lets the engine skip other
+  // positions before it evaluates the look-behind.
+  const opens = lower ? '(?=[\\d\\p{L}])' : '(?=[\\d\\p{Lu}])'
   const glued = new RegExp(
-    `(?<![\\p{L}\\p{N}])(?:${NUM}[ ]+)?(?:${cap}[ ]){0,2}(?:${cap.replace("'’.-]*", '-]*')}(?:${GLUED})|(?:${cap}[ ]){1,2}(?:${SPLIT_TYPES})),?[ ]*${NUM}(?![\\p{L}\\p{N}])${unit}`,
+    `${opens}(?<![\\p{L}\\p{N}])(?:${NUM}[ ]+)?(?:${cap}[ ]){0,2}(?:${cap.replace("'’.-]*", '-]*')}(?:${GLUED})|(?:${cap}[ ]){1,2}(?:${SPLIT_TYPES})),?[ ]*${NUM}(?![\\p{L}\\p{N}])${unit}`,
     flags,
   )
   // "69 Roheline 43\n Apt. 305": a name between numbers, only when a unit follows.
   const bare = new RegExp(
-    `(?<![\\p{L}\\p{N}])(?:${NUM}[ ]+)?(?:${cap}[ ]){1,3}${NUM}(?=,?[ \\t]*\\n?[ \\t]*${UNIT_WORDS}[ \\t]*\\d)${UNIT}`,
+    `${opens}(?<![\\p{L}\\p{N}])(?:${NUM}[ ]+)?(?:${cap}[ ]){1,3}${NUM}(?=,?[ \\t]*\\n?[ \\t]*${UNIT_WORDS}[ \\t]*\\d)${UNIT}`,
     flags,
   )
+  const test = flags.replace('g', '')
   return [
     { re: numberFirst, score: 0.8 },
-    { re: typeFirst, score: 0.75 },
-    { re: glued, score: 0.75 },
-    { re: bare, score: 0.65 },
+    { re: typeFirst, score: 0.75, needs: new RegExp(`(?:${before}|${TYPES_BEFORE_ABBR})[ ]`, test) },
+    { re: glued, score: 0.75, needs: new RegExp(`(?:${GLUED}|${SPLIT_TYPES}),?[ ]*\\d`, test) },
+    { re: bare, score: 0.65, needs: new RegExp(`${UNIT_WORDS}[ \\t]*\\d`, test) },
     { re: PO_BOX, score: 0.8 },
   ]
 }
@@ -316,8 +331,9 @@ function takePlaceWords(
 export function findStreetAddresses(text: string, places?: PlaceLookup, lower = false): Detection[] {
   if (!/\d/.test(text)) return []
   const out: Detection[] = []
-  for (const { re, score } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
-    for (const m of text.matchAll(re)) {
+  for (const { re, score, needs } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
+    if (needs && !needs.test(text)) continue
+    for (const m of matchesOf(re, text)) {
       const raw = m[0].replace(/[\s,]+$/, '')
       const end = extendTail(text, m.index + raw.length, places, lower)
       out.push({

@@ -1,5 +1,6 @@
 import type { Detection } from '../pii-types.js'
 import { hasContext } from './context.js'
+import { matchesOf } from './matches.js'
 
 const CANDIDATE = /(?<![\d-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\d-])/g
 const SSN_CONTEXT = /\b(ssn|ssns|social security|social sec|ss#|ss no|taxpayer|tin)\b/i
@@ -21,7 +22,7 @@ export function isValidSsn(area: string, group: string, serial: string): boolean
  */
 export function findUsSsns(text: string): Detection[] {
   const out: Detection[] = []
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const m of matchesOf(CANDIDATE, text)) {
     if (!isValidSsn(m[1], m[3], m[4])) continue
     const end = m.index + m[0].length
     const context = hasContext(text, m.index, end, SSN_CONTEXT, 50)
