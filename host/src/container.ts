@@ -197,26 +197,28 @@ export function buildContainer(
       knownFlags: () =>
         new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
       onCall: async (s) => {
-        const findings = s.state.findings.map((f) => `${f.step}:${f.type}`)
         const level = s.outcome === 'allowed' ? 'debug' : 'info'
-        logger[level](
-          {
-            requestId: s.call?.requestId,
-            agent: s.call?.agentId,
-            session: s.call?.sessionId,
-            pipeline: s.chain?.key,
-            mode: s.call?.mode,
-            outcome: s.outcome,
-            status: s.status,
-            classification: s.classification,
-            steps: s.state.stepsRun.size,
-            findings,
-            decisions: s.state.decisions.filter((d) => d.verdict !== 'continue' || d.error),
-            tokenId: s.tokenId,
-            ms: Math.round(s.durationMs * 100) / 100,
-          },
-          'call',
-        )
+        // Allowed calls log at debug: build the line only when someone reads it (hot path).
+        if (logger.isLevelEnabled(level)) {
+          logger[level](
+            {
+              requestId: s.call?.requestId,
+              agent: s.call?.agentId,
+              session: s.call?.sessionId,
+              pipeline: s.chain?.key,
+              mode: s.call?.mode,
+              outcome: s.outcome,
+              status: s.status,
+              classification: s.classification,
+              steps: s.state.stepsRun.size,
+              findings: s.state.findings.map((f) => `${f.step}:${f.type}`),
+              decisions: s.state.decisions.filter((d) => d.verdict !== 'continue' || d.error),
+              tokenId: s.tokenId,
+              ms: Math.round(s.durationMs * 100) / 100,
+            },
+            'call',
+          )
+        }
         // Durable before the answer is released; a failure fails the call closed (audit_unavailable).
         await audit.recordCall(s)
       },
