@@ -204,6 +204,32 @@ export class MemoryKeyValueStore implements KeyValueStore {
   }
 }
 
+/**
+ * Run `work` while a 1 ms timer ticks on this thread, and tell how long the
+ * work took (`ms`) and the longest time the event loop was held between two
+ * ticks, or before the first or after the last (`gap`), in milliseconds. For
+ * tests and benchmarks of steps that move heavy analysis off the event loop.
+ */
+export async function measureEventLoop(work: () => unknown): Promise<{ ms: number; gap: number }> {
+  let last = performance.now()
+  let gap = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    gap = Math.max(gap, now - last)
+    last = now
+  }, 1)
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    last = performance.now()
+    const started = last
+    await work()
+    const ended = performance.now()
+    return { ms: ended - started, gap: Math.max(gap, ended - last) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
 const silent: StepLogger = { debug() {}, info() {}, warn() {}, error() {} }
 
 /** Services for tests: memory KV, silent logger, counters recorded in `counts`. */

@@ -6,7 +6,7 @@
  * Run by hand: `node plugins/detect-injection/dist/eval/speed.js`.
  */
 import { performance } from 'node:perf_hooks'
-import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
+import { makeExchange, makeRequestContext, makeServices, measureEventLoop } from '@gov/core/testing'
 import { InjectionDetector } from '../src/detector.js'
 import { createInstance } from '../src/instance.js'
 import type { Channel } from '../src/match-rules.js'
@@ -53,28 +53,6 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 }
 
-/**
- * Run `work` while a 1 ms timer ticks; return how long the work took and the
- * longest time between two ticks (how long the event loop was held), in ms.
- */
-async function withLoopDelay(work: () => unknown): Promise<{ ms: number; stall: number }> {
-  let last = performance.now()
-  let stall = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    stall = Math.max(stall, now - last)
-    last = now
-  }, 1)
-  await new Promise((resolve) => setTimeout(resolve, 5))
-  last = performance.now()
-  const started = performance.now()
-  await work()
-  const ms = performance.now() - started
-  stall = Math.max(stall, performance.now() - last)
-  clearInterval(timer)
-  return { ms, stall }
-}
-
 /** A 200 KB tool result analysed on a worker thread (after one to start and warm it) and on this thread. */
 async function measureOffload(detector: InjectionDetector): Promise<void> {
   const settings = {
@@ -95,11 +73,11 @@ async function measureOffload(detector: InjectionDetector): Promise<void> {
     )
   for (let i = 0; i < 3; i++) await request(`${i} ${toSize(EMAIL, 200 * 1024)}`)
   const text = `x ${toSize(EMAIL, 200 * 1024)}`
-  const offloaded = await withLoopDelay(() => request(text))
-  const inThread = await withLoopDelay(() => detector.analyze(text, 'tool'))
+  const offloaded = await measureEventLoop(() => request(text))
+  const inThread = await measureEventLoop(() => detector.analyze(text, 'tool'))
   await instance.close()
   console.log(
-    `\n200 KB tool result: worker ${offloaded.ms.toFixed(1)} ms (event loop stalled at most ${offloaded.stall.toFixed(1)} ms), calling thread ${inThread.ms.toFixed(1)} ms (stalled ${inThread.stall.toFixed(1)} ms)`,
+    `\n200 KB tool result: worker ${offloaded.ms.toFixed(1)} ms (event loop stalled at most ${offloaded.gap.toFixed(1)} ms), calling thread ${inThread.ms.toFixed(1)} ms (stalled ${inThread.gap.toFixed(1)} ms)`,
   )
 }
 

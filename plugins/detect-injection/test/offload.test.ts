@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test'
 import type { Finding, Verdict } from '@gov/core'
 import { GovError } from '@gov/core'
 import type { FakeMessage } from '@gov/core/testing'
-import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
+import { makeExchange, makeRequestContext, makeServices, measureEventLoop } from '@gov/core/testing'
 import { AnalysisPool, POOL_CLOSED, WORKER_FAILED } from '../src/analysis-pool.js'
 import type { Analysis, AnalyzeOptions } from '../src/detector.js'
 import { InjectionDetector } from '../src/detector.js'
@@ -65,29 +65,6 @@ async function run(
   return { verdict, findings: ctx.findings }
 }
 
-/**
- * Run `work` while a 1 ms timer ticks on this thread; return the longest time
- * between two ticks (or between the start and the first tick), in milliseconds.
- */
-async function longestGap(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now()
-  let longest = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    longest = Math.max(longest, now - last)
-    last = now
-  }, 1)
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    last = performance.now()
-    await work()
-    longest = Math.max(longest, performance.now() - last)
-  } finally {
-    clearInterval(timer)
-  }
-  return longest
-}
-
 const instances: InjectionInstance[] = []
 function instanceOf(settings: Partial<InjectionSettings> = {}, detector = loadDetector()) {
   const instance = createInstance({ ...SETTINGS, ...settings }, makeServices('detect_injection'), detector)
@@ -114,7 +91,7 @@ describe('detect_injection: long texts off the event loop', () => {
     await run(offloaded, toolResult(documentOf(150_000)))
     detector.calls = 0
     let result: Awaited<ReturnType<typeof run>> | undefined
-    const offloadedGap = await longestGap(async () => {
+    const { gap: offloadedGap } = await measureEventLoop(async () => {
       result = await run(offloaded, toolResult(text))
     })
     assert.equal(detector.calls, 1, 'only the short user message was analysed on this thread')
@@ -122,7 +99,7 @@ describe('detect_injection: long texts off the event loop', () => {
 
     const inThread = instanceOf({ offload_above_bytes: 0 })
     let expected: Awaited<ReturnType<typeof run>> | undefined
-    const inThreadGap = await longestGap(async () => {
+    const { gap: inThreadGap } = await measureEventLoop(async () => {
       expected = await run(inThread, toolResult(text))
     })
     assert.equal(inThread.pool, undefined)

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { StepLogger } from '@gov/core'
-import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
+import { makeExchange, makeRequestContext, makeServices, measureEventLoop } from '@gov/core/testing'
 import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
 import { AnalysisPool } from '../src/analysis-pool.js'
 import { type AnalyzerOptions, analyzeTextNow } from '../src/analyze-text.js'
@@ -66,15 +66,10 @@ describe('long texts off the event loop', () => {
     const here = analyseHere(text)
     assert.ok(here.rows.length > 1000, 'the text is dense in personal data')
 
-    let last = performance.now()
-    let largestGap = 0
-    const timer = setInterval(() => {
-      const now = performance.now()
-      largestGap = Math.max(largestGap, now - last)
-      last = now
-    }, 1)
-    const rows = await findingsOf(step, text)
-    clearInterval(timer)
+    let rows: Awaited<ReturnType<typeof findingsOf>> | undefined
+    const { gap: largestGap } = await measureEventLoop(async () => {
+      rows = await findingsOf(step, text)
+    })
 
     t.diagnostic(
       `in-thread ${here.ms.toFixed(1)} ms; offloaded: largest event-loop gap ${largestGap.toFixed(1)} ms`,
