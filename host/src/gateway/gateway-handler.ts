@@ -19,7 +19,7 @@ import type { ChainBuilder } from '../chain/chain-builder.js'
 import { CallState, type ChainRunner } from '../chain/chain-runner.js'
 import type { GovConfig } from '../config.js'
 import { parseJson, readBody } from '../http/body.js'
-import { sendJson } from '../http/respond.js'
+import { sendJson, toGovError } from '../http/respond.js'
 import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
@@ -123,7 +123,7 @@ export class GatewayHandler {
         })
       } catch (err) {
         // The call could not be recorded (audit trail down): fail closed, never release an unrecorded answer.
-        const e = err instanceof GovError ? err : new GovError('internal_error', 'internal error', 500)
+        const e = toGovError(err)
         delete headers['x-gov-token']
         sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers)
         return
@@ -131,7 +131,7 @@ export class GatewayHandler {
       write()
     }
     const fail = async (err: unknown) => {
-      const e = err instanceof GovError ? err : new GovError('internal_error', 'internal error', 500)
+      const e = toGovError(err)
       if (!(err instanceof GovError)) this.deps.logger.error({ err, requestId }, 'gateway call failed')
       if (outcome === 'allowed') outcome = e.status >= 500 ? 'error' : 'blocked'
       await finish(e.status, () =>

@@ -135,7 +135,7 @@ export class VaultSecretSource implements SecretSource {
       if (this.#refresh.get(name) === generation) this.#refresh.delete(name)
       return entry
     } catch (err) {
-      const error = toGovError(err)
+      const error = vaultErrorOf(err)
       if (!backingOff && isOutage(error)) {
         this.#outage = error
         this.#retryAt = this.#now() + this.#retryMs
@@ -180,7 +180,7 @@ export class VaultSecretSource implements SecretSource {
   }
 }
 
-function toGovError(err: unknown): GovError {
+function vaultErrorOf(err: unknown): GovError {
   if (err instanceof GovError) return err
   if (err instanceof VaultRequestError) {
     if (err.outage) return vaultError(VaultErrorCodes.UNAVAILABLE, `Vault is unavailable: ${err.message}`)
