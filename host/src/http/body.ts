@@ -1,6 +1,14 @@
 import type { IncomingMessage } from 'node:http'
 import { GovError } from '@gov/core'
 
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Real requests
+ * stay far below it (a tool schema rarely passes 10); a hostile body thousands
+ * deep would overflow the stack of every recursive walk after the parse
+ * (`JSON.stringify` for upstream, `structuredClone`, validators).
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 64
+
 /** Read the whole request body, refusing more than `limit` bytes with 413 `request_too_large`. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'])
@@ -21,8 +29,48 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
 }
 
-/** Parse a JSON body; 400 `invalid_json` when it is not JSON, 400 `invalid_request` when `requireObject` and it is not an object. */
-export function parseJson(buffer: Buffer, requireObject = true): unknown {
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_BRACE = 0x7b
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACE = 0x7d
+const CLOSE_BRACKET = 0x5d
+
+/**
+ * Throw 400 `invalid_request` when the JSON text nests deeper than `maxDepth`.
+ * One pass over the bytes with a counter, no recursion and no allocation, so it
+ * runs before anything else walks the value. Brackets inside strings do not
+ * count; malformed JSON is left for `JSON.parse` to reject.
+ */
+export function checkJsonDepth(buffer: Uint8Array, maxDepth: number): void {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < buffer.length; i++) {
+    const byte = buffer[i]
+    if (inString) {
+      if (byte === BACKSLASH) i++
+      else if (byte === QUOTE) inString = false
+    } else if (byte === QUOTE) inString = true
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > maxDepth) {
+        throw new GovError(
+          'invalid_request',
+          `request body nests arrays and objects deeper than ${maxDepth} levels`,
+          400,
+          { limit: maxDepth },
+        )
+      }
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--
+  }
+}
+
+/**
+ * Parse a JSON body; 400 `invalid_request` when it nests deeper than
+ * `maxDepth`, 400 `invalid_json` when it is not JSON, 400 `invalid_request`
+ * when `requireObject` and it is not an object.
+ */
+export function parseJson(buffer: Buffer, requireObject = true, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
+  checkJsonDepth(buffer, maxDepth)
   let value: unknown
   try {
     value = JSON.parse(buffer.toString('utf8'))

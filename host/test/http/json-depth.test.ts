@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { GovError } from '@gov/core'
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, parseJson } from '../../src/http/body.js'
+import { chatBody, messagesBody, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+
+/** `{"x":{"x":…1…}}` with `depth` objects. */
+function nested(depth: number): string {
+  return `${'{"x":'.repeat(depth - 1)}{"x":1}${'}'.repeat(depth - 1)}`
+}
+
+function assertDepthError(run: () => unknown, limit: number) {
+  assert.throws(run, (error: unknown) => {
+    assert.ok(error instanceof GovError)
+    assert.equal(error.code, 'invalid_request')
+    assert.equal(error.status, 400)
+    assert.equal(error.details?.limit, limit)
+    return true
+  })
+}
+
+describe('JSON depth bound', () => {
+  it('accepts a body exactly at the limit and refuses one level more', () => {
+    assert.deepEqual(Object.keys(parseJson(Buffer.from(nested(DEFAULT_MAX_JSON_DEPTH))) as object), ['x'])
+    assertDepthError(() => parseJson(Buffer.from(nested(DEFAULT_MAX_JSON_DEPTH + 1))), DEFAULT_MAX_JSON_DEPTH)
+  })
+
+  it('counts arrays and objects alike and honours a configured limit', () => {
+    checkJsonDepth(Buffer.from('[[[1]]]'), 3)
+    assertDepthError(() => checkJsonDepth(Buffer.from('{"a":[{"b":[]}]}'), 3), 3)
+  })
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const text = JSON.stringify({ s: `\\"${'[{'.repeat(500)}`, t: 'a\\' })
+    checkJsonDepth(Buffer.from(text), 2)
+    assert.equal((parseJson(Buffer.from(text)) as { t: string }).t, 'a\\')
+  })
+
+  it('refuses 100,000 levels without overflowing the stack', () => {
+    assertDepthError(() => parseJson(Buffer.from(`{"a":${'['.repeat(100_000)}`)), DEFAULT_MAX_JSON_DEPTH)
+  })
+})
+
+describe('deep bodies on the endpoints', () => {
+  let t: TestGateway
+  let key: string
+  before(async () => {
+    t = await startTestGateway()
+    key = await t.createAgent('agent-depth')
+  })
+  after(() => t.close())
+
+  // Before the bound, depth ≥ 5000 in an unknown field overflowed the stack when
+  // the body was serialised for upstream: a 500. The raw text is built by hand
+  // so the test itself never walks the deep value.
+  const withDeepField = (body: Record<string, unknown>) =>
+    `${JSON.stringify(body).slice(0, -1)},"metadata_extra":${nested(6000)}}`
+  for (const [path, body] of [
+    ['/v1/chat/completions', chatBody('hello')],
+    ['/v1/messages', messagesBody('hello')],
+  ] as const) {
+    it(`${path}: 400 invalid_request in the vendor's error format`, async () => {
+      const sent = t.mock.requests.length
+      const res = await t.call(path, undefined, { key, raw: withDeepField(body) })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'invalid_request')
+      if (path === '/v1/messages') assert.equal(res.body.type, 'error')
+      assert.equal(t.mock.requests.length, sent, 'nothing reached the provider')
+    })
+  }
+
+  it('a body at a normal depth still passes', async () => {
+    const res = await t.call(
+      '/v1/chat/completions',
+      chatBody('hello', { metadata_extra: JSON.parse(nested(20)) }),
+      {
+        key,
+      },
+    )
+    assert.equal(res.status, 200)
+  })
+
+  it('admin endpoints refuse deep bodies too', async () => {
+    const raw = `{"pipeline_id":"deep","preset":"standard","overrides":{"detect_pii":${nested(6000)}}}`
+    const res = await t.admin('POST', '/pipelines', raw)
+    assert.equal(res.status, 400)
+    assert.equal(res.body.error.code, 'invalid_request')
+  })
+})
