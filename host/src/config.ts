@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { DEFAULT_MAX_JSON_DEPTH } from './http/body.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import { isSecretName } from './secrets/secret-source.js'
 import { readTokenSettings, type TokenSettings } from './tokens/token-settings.js'
+import { DEFAULT_MAX_ANSWER_BYTES } from './upstream/upstream-client.js'
 
 /**
  * Everything the host reads at start. Plain settings come from the environment;
@@ -29,8 +31,13 @@ export interface GovConfig {
   plugins: string[]
   /** Preset used by agents with no assigned pipeline. */
   defaultPreset: string
+  /** Total deadline of one upstream call, first byte sent to last byte read (`GOV_UPSTREAM_TIMEOUT_MS`). */
   upstreamTimeoutMs: number
+  /** Largest upstream answer read; larger ones get 502 `upstream_answer_too_large` (`GOV_MAX_ANSWER_BYTES`). */
+  maxAnswerBytes: number
   maxBodyBytes: number
+  /** Deepest nesting of arrays/objects in a JSON request body (`GOV_MAX_JSON_DEPTH`). */
+  maxJsonDepth: number
   /** Capability tokens: lifetime, audience, issuer (`GOV_TOKEN_*`). */
   tokens: TokenSettings
   /** Cedar policy file (`GOV_POLICY_FILE`); the shipped `policies/default.cedar` when unset. */
@@ -105,7 +112,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
       .filter(Boolean),
     defaultPreset: plain(env, 'GOV_DEFAULT_PRESET') ?? 'standard',
     upstreamTimeoutMs: integer(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
+    maxAnswerBytes: integer(env, 'GOV_MAX_ANSWER_BYTES', DEFAULT_MAX_ANSWER_BYTES, 1024) as number,
     maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
+    maxJsonDepth: integer(env, 'GOV_MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8) as number,
     tokens: readTokenSettings(env),
     policyFile: plain(env, 'GOV_POLICY_FILE'),
   }

@@ -1,5 +1,5 @@
 import { GovError } from '@gov/core'
-import { Pool } from 'undici'
+import { type Dispatcher, Pool } from 'undici'
 import type { Provider } from './providers.js'
 
 /** A complete upstream answer (streams are read to the end: gov scans before it releases a byte). */
@@ -9,17 +9,40 @@ export interface UpstreamResponse {
   readonly body: Buffer
 }
 
+/** Options of {@link UpstreamClient}. */
+export interface UpstreamOptions {
+  /** Total deadline of one call, from sending the request to the last byte of the answer. */
+  timeoutMs: number
+  /** Largest answer body read; a larger one is cut off while it arrives (default {@link DEFAULT_MAX_ANSWER_BYTES}). */
+  maxAnswerBytes?: number
+  /** Connections per provider origin (default 128). */
+  connections?: number
+}
+
+/** 32 MiB: far above any real completion (a 200k-token answer is under 1 MiB of JSON). */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'])
 
+/** Thrown inside the read loop; rethrown as is. */
+class TooLarge extends GovError {}
+
 /**
- * One keep-alive undici Pool per provider origin. Errors come back as GovErrors
- * the caller's adapter renders in its vendor format: unreachable → 502
- * `upstream_unreachable`, timeout → 504 `upstream_timeout`.
+ * One keep-alive undici Pool per provider origin. `timeoutMs` is a deadline for
+ * the whole call, not an idle timeout: a provider trickling one byte a second
+ * still gets cut off at the deadline. Errors come back as GovErrors the
+ * caller's adapter renders in its vendor format: unreachable → 502
+ * `upstream_unreachable`, deadline passed → 504 `upstream_timeout`, answer over
+ * `maxAnswerBytes` → 502 `upstream_answer_too_large`, caller gone → 499
+ * `client_closed`.
  */
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>()
+  readonly #maxAnswerBytes: number
 
-  constructor(private readonly options: { timeoutMs: number; connections?: number }) {}
+  constructor(private readonly options: UpstreamOptions) {
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
+  }
 
   async send(
     provider: Provider,
@@ -29,6 +52,8 @@ export class UpstreamClient {
   ): Promise<UpstreamResponse> {
     const url = new URL(provider.baseUrl + provider.path)
     const pool = this.#pool(url.origin)
+    const deadline = AbortSignal.timeout(this.options.timeoutMs)
+    const combined = signal ? AbortSignal.any([deadline, signal]) : deadline
     try {
       const res = await pool.request({
         method: 'POST',
@@ -37,23 +62,21 @@ export class UpstreamClient {
         body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        ...(signal ? { signal } : {}),
+        signal: combined,
       })
-      const chunks: Buffer[] = []
-      for await (const chunk of res.body) chunks.push(chunk as Buffer)
       const contentType = String(res.headers['content-type'] ?? '')
-      return { status: res.statusCode, contentType, body: Buffer.concat(chunks) }
+      return { status: res.statusCode, contentType, body: await this.#readCapped(res, provider) }
     } catch (err) {
+      if (err instanceof TooLarge) throw err
       const code = (err as { code?: string }).code ?? ''
-      if (TIMEOUT_CODES.has(code)) {
+      // The caller's abort wins when both fired: nobody is left to answer.
+      if (signal?.aborted) throw new GovError('client_closed', 'the caller closed the connection', 499)
+      if (deadline.aborted || TIMEOUT_CODES.has(code)) {
         throw new GovError(
           'upstream_timeout',
           `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`,
           504,
         )
-      }
-      if (code === 'UND_ERR_ABORTED' || (err as Error).name === 'AbortError') {
-        throw new GovError('client_closed', 'the caller closed the connection', 499)
       }
       throw new GovError(
         'upstream_unreachable',
@@ -66,6 +89,34 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await Promise.allSettled([...this.#pools.values()].map((p) => p.close()))
     this.#pools.clear()
+  }
+
+  /** Read the answer body, stopping (and dropping the connection) as soon as it passes the cap. */
+  async #readCapped(res: Dispatcher.ResponseData, provider: Provider): Promise<Buffer> {
+    const limit = this.#maxAnswerBytes
+    const tooLarge = () =>
+      new TooLarge(
+        'upstream_answer_too_large',
+        `provider ${provider.name} answered with more than ${limit} bytes`,
+        502,
+        { limit },
+      )
+    const declared = Number(res.headers['content-length'])
+    if (Number.isFinite(declared) && declared > limit) {
+      res.body.destroy()
+      throw tooLarge()
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length
+      if (size > limit) {
+        res.body.destroy()
+        throw tooLarge()
+      }
+      chunks.push(chunk as Buffer)
+    }
+    return Buffer.concat(chunks, size)
   }
 
   #pool(origin: string): Pool {
