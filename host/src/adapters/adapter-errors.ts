@@ -20,7 +20,10 @@ export function invalidRequest(field: string, why: string): GovError {
   return new GovError(AdapterErrorCodes.INVALID_REQUEST, `${field} ${why}`, 400, { field })
 }
 
-/** A 502 `upstream_invalid_stream`. */
+/**
+ * A 502 `upstream_invalid_stream`. `why` must not quote the stream: its bytes
+ * are upstream text no step has scanned, and the message reaches the caller.
+ */
 export function invalidStream(why: string): GovError {
   return new GovError(AdapterErrorCodes.UPSTREAM_INVALID_STREAM, `upstream stream ${why}`, 502)
 }

@@ -24,7 +24,7 @@ export function reassembleAnthropicStream(sse: string): Record<string, unknown> 
       continue
     }
     if (type === 'ping') continue
-    if (!message) throw invalidStream(`sent ${String(type)} before message_start`)
+    if (!message) throw invalidStream('sent an event before message_start')
     switch (type) {
       case 'content_block_start': {
         if (typeof data.index !== 'number' || !isRecord(data.content_block)) {
@@ -60,7 +60,7 @@ export function reassembleAnthropicStream(sse: string): Record<string, unknown> 
 
 function blockAt(blocks: Record<string, unknown>[], index: unknown): Record<string, unknown> {
   const block = typeof index === 'number' ? blocks[index] : undefined
-  if (!block) throw invalidStream(`refers to content block ${String(index)} before its start`)
+  if (!block) throw invalidStream('refers to a content block before its start')
   return block
 }
 

@@ -18,11 +18,14 @@ export function readSseEvents(sse: string): EventSourceMessage[] {
   return events
 }
 
-/** Parse the JSON `data` of one event; a broken payload means a broken stream. */
+/**
+ * Parse the JSON `data` of one event; a broken payload means a broken stream.
+ * The message never quotes the payload: it is upstream text no step has scanned.
+ */
 export function parseEventData(data: string): unknown {
   try {
     return JSON.parse(data)
   } catch {
-    throw invalidStream(`carries an event whose data is not JSON: ${data.slice(0, 80)}`)
+    throw invalidStream(`carries an event whose data (${data.length} characters) is not JSON`)
   }
 }
