@@ -11,22 +11,38 @@ import { buildContainer, TOKENS } from './container.js'
 import type { HealthService } from './health/health-service.js'
 import { createKv } from './kv/create-kv.js'
 import { createLogger, type Logger } from './logging.js'
+import type { GovMetrics } from './metrics/metrics.js'
+import { HealthMonitor } from './monitor/health-monitor.js'
+import { readMonitorSettings } from './monitor/monitor-settings.js'
 import type { PipelineService } from './pipelines/pipeline-service.js'
 import { createSecretSource } from './secrets/create-secret-source.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import { buildRouter, createHttpServer } from './server.js'
 import { createStore } from './storage/create-store.js'
+import { CertificateStore } from './tls/certificate-store.js'
+import { readTlsSettings } from './tls/tls-settings.js'
 import type { TokenService } from './tokens/token-service.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
+export { compilePolicySet } from './auth/compile-policy.js'
+export { DEFAULT_POLICY_FILE, SCHEMA_FILE } from './auth/policy-files.js'
 export { BUILTIN_STEPS } from './chain/plugin-registry.js'
 export { PRESETS } from './chain/presets.js'
 export { type GovConfig, loadConfig } from './config.js'
 export { TOKENS } from './container.js'
+export { type DiskUsage, measureDisk } from './monitor/disk-usage.js'
 export { createSecretSource } from './secrets/create-secret-source.js'
 export { EnvSecretSource, isSecretName, type SecretSource } from './secrets/secret-source.js'
+export { VaultAuth } from './secrets/vault-auth.js'
+export { VaultClient } from './secrets/vault-client.js'
+export { kvDataPath, readVaultSettings, type VaultSettings } from './secrets/vault-settings.js'
+export { type CertificateExpiry, readCertificateExpiry } from './tls/certificate-expiry.js'
+export { loadCertificates } from './tls/certificate-store.js'
+export { readTlsSettings, type TlsSettings } from './tls/tls-settings.js'
 export { TOOLS_ALLOWED } from './tokens/allowed-tools.js'
 export type { CapabilityClaims } from './tokens/capability-claims.js'
+export { importSigningKey } from './tokens/signing-key.js'
+export { SIGNING_KEY_SECRET } from './tokens/token-settings.js'
 export { PACKAGE_VERSION as VERSION } from './version.js'
 
 /** Options of {@link startGateway}. */
@@ -104,14 +120,30 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
   container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
 
-  const server = createHttpServer(buildRouter(container))
+  // Checked before the port opens: a bad certificate path must stop start-up, not the first handshake.
+  const tls = readTlsSettings(env)
+  const certificates = tls ? await CertificateStore.open(tls, logger).catch(fail) : undefined
+  if (certificates) opened.push(async () => certificates.close())
+  const server = createHttpServer(buildRouter(container), certificates)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
   }).catch(fail)
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  const url = `${certificates ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`
+  const health = container.resolve<HealthService>(TOKENS.Health)
+  const monitor = new HealthMonitor({
+    settings: readMonitorSettings(env),
+    logger,
+    registry: container.resolve<GovMetrics>(TOKENS.Metrics).registry,
+    ready: async () => {
+      const { checks } = (await health.ready()).body
+      const failing = Object.entries(checks).filter(([, v]) => v !== 'ok')
+      return { ok: failing.length === 0, failing: failing.map(([k, v]) => `${k}=${v}`) }
+    },
+  })
+  monitor.start()
   logger.info({ url, storage: store.kind, kv: kv.kind, env: config.env }, 'gov listening')
   if (config.adminKeyGenerated) {
     // Printed once, to the terminal only: logs never carry keys.
@@ -130,12 +162,15 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
     async close() {
       if (closed) return
       closed = true
+      monitor.stop()
+      certificates?.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
       })
       await chains.close()
       await container.resolve<UpstreamClient>(TOKENS.Upstream).close()
+      await monitor.idle()
       await kv.close()
       // Records still being written belong to calls that were answered or are about to be.
       await container.resolve<AuditTrail>(TOKENS.Audit).idle()

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { DependencyContainer } from 'tsyringe'
 import type { AgentActivity } from './agents/activity.js'
 import type { AgentService } from './agents/agent-service.js'
@@ -14,6 +15,7 @@ import type { AdminGuard } from './management/admin-guard.js'
 import { registerAgentRoutes } from './management/agent-routes.js'
 import { registerPipelineRoutes } from './management/pipeline-routes.js'
 import { registerSecretRoutes } from './secrets/secret-routes.js'
+import type { CertificateStore } from './tls/certificate-store.js'
 import { registerTokenRoutes } from './tokens/token-routes.js'
 
 /** Build the router with every route of the gateway. */
@@ -50,9 +52,21 @@ export function buildRouter(c: DependencyContainer): Router {
   return router
 }
 
-/** A node:http server for the router, with keep-alive tuned for load balancers. */
-export function createHttpServer(router: Router): Server {
-  const server = createServer((req, res) => router.lookup(req, res))
+/**
+ * A server for the router, with keep-alive tuned for load balancers: HTTPS
+ * when given certificates (which then follow rotations without a restart),
+ * else plain HTTP.
+ */
+export function createHttpServer(router: Router, certificates?: CertificateStore): Server {
+  const handle = (req: Parameters<Router['lookup']>[0], res: Parameters<Router['lookup']>[1]) =>
+    router.lookup(req, res)
+  let server: Server
+  if (certificates) {
+    const secure = createHttpsServer(certificates.serverOptions(), handle)
+    certificates.watch(secure)
+    // https.Server extends tls.Server, which node:http's type does not name; callers only use the common part.
+    server = secure as unknown as Server
+  } else server = createServer(handle)
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   return server

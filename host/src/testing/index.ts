@@ -6,5 +6,6 @@
 export * from './fixture-steps.js'
 export * from './mock-provider.js'
 export type { MockVendor } from './mock-request.js'
+export * from './test-certificates.js'
 export * from './test-gateway.js'
 export * from './transcripts.js'

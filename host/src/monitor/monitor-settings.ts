@@ -1,0 +1,46 @@
+import { GovError } from '@gov/core'
+
+/** Settings of the in-process health monitor (plain configuration). */
+export interface MonitorSettings {
+  /** `GOV_MONITOR_INTERVAL_MS` (default 300 000: the spec's 5 minutes); `0` turns the monitor off. */
+  intervalMs: number
+  /** `GOV_MONITOR_DISK_PATHS`: comma-separated paths whose file systems are watched (default `/`, plus `GOV_DATA_DIR`). */
+  diskPaths: string[]
+  /** Alert when a file system is fuller than this share (the spec's 90 %). */
+  diskThreshold: number
+  /** `GOV_INTERNAL_CA_FILE` (else `GOV_TLS_CLIENT_CA_FILE`): the internal CA certificate whose expiry is watched. */
+  caFile: string | undefined
+  /** Alert when the CA expires within this many days (the spec's 30). */
+  caMinDays: number
+}
+
+function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name]?.trim()
+  return v ? v : undefined
+}
+
+/** Read the monitor's settings; throws `GOV_ERR_CONFIG_INVALID` for an unusable interval. */
+export function readMonitorSettings(env: NodeJS.ProcessEnv): MonitorSettings {
+  const raw = value(env, 'GOV_MONITOR_INTERVAL_MS')
+  const intervalMs = raw === undefined ? 300_000 : Number(raw)
+  if (!Number.isInteger(intervalMs) || (intervalMs !== 0 && intervalMs < 1_000)) {
+    throw new GovError(
+      'GOV_ERR_CONFIG_INVALID',
+      `GOV_MONITOR_INTERVAL_MS must be 0 (off) or an integer ≥ 1000, got "${raw}"`,
+      500,
+    )
+  }
+  const listed = (value(env, 'GOV_MONITOR_DISK_PATHS') ?? '/')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+  const dataDir = value(env, 'GOV_DATA_DIR')
+  const diskPaths = [...new Set(dataDir ? [...listed, dataDir] : listed)]
+  return {
+    intervalMs,
+    diskPaths,
+    diskThreshold: 0.9,
+    caFile: value(env, 'GOV_INTERNAL_CA_FILE') ?? value(env, 'GOV_TLS_CLIENT_CA_FILE'),
+    caMinDays: 30,
+  }
+}
