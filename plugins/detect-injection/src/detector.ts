@@ -6,7 +6,7 @@
  */
 
 import { contextOverlap } from './context-fit.js'
-import { findPayloads } from './decode-payloads.js'
+import { type DecodeBudget, decodeBudget, findPayloads, type Payload } from './decode-payloads.js'
 import { foldLeet, LEET_STEMS } from './leetspeak.js'
 import type { Combiner, LinearModel } from './linear-model.js'
 import { type Channel, lowerCaseInPlace, matchRules, type RuleHit, sumRuleWeights } from './match-rules.js'
@@ -42,6 +42,8 @@ interface Located extends RuleHit {
 }
 
 const MAX_SIGNALS = 5
+/** Most layers of encoding unwrapped (base64 inside base64 is two). */
+export const MAX_LAYERS = 3
 const OPEN_QUOTE = /["'“‘«`„]/
 const CLOSE_QUOTE = /["'”’»`“]/
 const QUOTED_EXAMPLE_MAX = 1000
@@ -141,12 +143,13 @@ export class InjectionDetector {
   }
 
   #addPayloadHits(text: string, lower: string, hints: TextHints, hits: Located[]): void {
-    for (const payload of findPayloads(text, lower, hints)) {
+    const budget = decodeBudget()
+    for (const payload of findPayloads(text, { lower, hints, budget })) {
       let weight = 0
       if (payload.kind === 'spaced') {
         if (SPACED_TRIGGER.test(payload.text)) weight = 3.5
       } else {
-        const decoded = this.#scoreDecoded(payload.text)
+        const decoded = this.#scoreLayers(payload, budget)
         // Hiding an instruction in an encoding is itself a signal, so a decoded
         // payload that scores even moderately counts more than the same plain text.
         if (decoded.z > -1) weight = Math.min(6, Math.max(3, decoded.ruleWeight + 1.5))
@@ -161,6 +164,33 @@ export class InjectionDetector {
         })
       }
     }
+  }
+
+  /**
+   * Score a decoded payload and what is encoded inside it (base64 of hex of
+   * …), at most {@link MAX_LAYERS} layers deep, within the call's decoding
+   * budget; the strongest layer counts. A loop over a bounded list, not
+   * recursion, so no input can deepen the stack.
+   */
+  #scoreLayers(payload: Payload, budget: DecodeBudget): { ruleWeight: number; z: number } {
+    const unreadable = { ruleWeight: 0, z: Number.NEGATIVE_INFINITY }
+    let best = payload.readable ? this.#scoreDecoded(payload.text) : unreadable
+    let layer = [payload]
+    for (let depth = 2; depth <= MAX_LAYERS && budget.chars > 0; depth++) {
+      const next: Payload[] = []
+      for (const outer of layer) {
+        for (const inner of findPayloads(outer.text, { budget })) {
+          if (inner.kind === 'spaced' || inner.kind === 'rot13' || inner.kind === 'reversed') continue
+          next.push(inner)
+          if (!inner.readable) continue
+          const scored = this.#scoreDecoded(inner.text)
+          if (scored.z > best.z) best = scored
+        }
+      }
+      if (next.length === 0) break
+      layer = next
+    }
+    return best
   }
 
   /** Score decoded or hidden text as a direct message, without further decoding. */

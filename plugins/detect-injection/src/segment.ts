@@ -48,15 +48,26 @@ export function splitWindows(text: string): Segment[] {
   let start = 0
   while (start < text.length) {
     let end = Math.min(text.length, start + WINDOW_SIZE)
+    // Both searches for a space are bounded: unbounded ones made a text
+    // without spaces (a long run of base64, one long word) quadratic.
     if (end < text.length) {
-      const space = text.lastIndexOf(' ', end)
-      if (space > start + WINDOW_SIZE / 2) end = space
+      for (let k = end; k > start + WINDOW_SIZE / 2; k--) {
+        if (text.charCodeAt(k) === 32) {
+          end = k
+          break
+        }
+      }
     }
     out.push({ start, end, text: text.slice(start, end) })
     if (end >= text.length) break
     let next = start + WINDOW_STRIDE
-    const space = text.indexOf(' ', next)
-    if (space > 0 && space < next + 64) next = space + 1
+    const limit = Math.min(text.length, next + 64)
+    for (let k = next; k < limit; k++) {
+      if (text.charCodeAt(k) === 32) {
+        next = k + 1
+        break
+      }
+    }
     start = Math.min(next, end)
   }
   return out
