@@ -1,7 +1,16 @@
-import type { Exchange, Message, MessageSource, TextPartKind, ToolCall, ToolDefinition } from '@gov/core'
-import { TextPart } from '@gov/core'
+import type {
+  Message,
+  MessageSource,
+  TextPartKind,
+  ToolCall,
+  ToolDefinition,
+  UnscannedContent,
+} from '@gov/core'
+import type { ExchangeData } from './adapter.js'
 import { invalidRequest } from './adapter-errors.js'
+import { bindString, type ContentSink, messageSink, type Speaker } from './content-sink.js'
 import { isAbsent, isRecord } from './json-values.js'
+import { bindAssistantExtras, bindOpenAiPart } from './openai-content.js'
 import { bindOpenAiFunctionCall, bindOpenAiToolCall } from './openai-tool-calls.js'
 
 /** Roles of the Chat Completions format and where their text comes from. */
@@ -19,7 +28,7 @@ const ROLE_SOURCES: Readonly<Record<string, MessageSource>> = {
  * Exchange's text parts are bound to the body's own objects, so edits land in
  * the body that goes upstream and fields gov does not know stay as sent.
  */
-export function parseOpenAiRequest(body: unknown): Exchange {
+export function parseOpenAiRequest(body: unknown): ExchangeData {
   if (!isRecord(body)) throw invalidRequest('body', 'must be a JSON object')
   const { model, messages, stream } = body
   if (typeof model !== 'string' || model === '') throw invalidRequest('model', 'must be a non-empty string')
@@ -27,17 +36,19 @@ export function parseOpenAiRequest(body: unknown): Exchange {
   if (!Array.isArray(messages) || messages.length === 0) {
     throw invalidRequest('messages', 'must be a non-empty array')
   }
+  const unscanned: UnscannedContent[] = []
   return {
     vendor: 'openai',
     model,
     stream: stream === true,
-    messages: messages.map(parseMessage),
+    messages: messages.map((raw, index) => parseMessage(raw, index, unscanned)),
     tools: [...parseTools(body.tools), ...parseFunctions(body.functions)],
+    unscanned,
     body,
   }
 }
 
-function parseMessage(raw: unknown, index: number): Message {
+function parseMessage(raw: unknown, index: number, unscanned: UnscannedContent[]): Message {
   const path = `messages[${index}]`
   if (!isRecord(raw)) throw invalidRequest(path, 'must be an object')
   const role = raw.role
@@ -46,7 +57,11 @@ function parseMessage(raw: unknown, index: number): Message {
   }
   const source = ROLE_SOURCES[role]
   const kind: TextPartKind = source === 'tool' ? 'tool_result' : 'text'
-  const parts = bindContent(raw, path, index, role, source, kind)
+  const speaker: Speaker = { messageIndex: index, source, kind }
+  const sink = messageSink(unscanned)
+  bindContent(raw, path, role, speaker, sink)
+  if (role === 'assistant') bindAssistantExtras(raw, path, speaker, sink)
+  const parts = sink.parts
   const toolCalls = role === 'assistant' ? bindAssistantCalls(raw, path, index) : []
   for (const call of toolCalls) parts.push(call.arguments)
   if (role === 'tool' && (typeof raw.tool_call_id !== 'string' || raw.tool_call_id === '')) {
@@ -64,45 +79,24 @@ function parseMessage(raw: unknown, index: number): Message {
 function bindContent(
   message: Record<string, unknown>,
   path: string,
-  index: number,
   role: string,
-  source: MessageSource,
-  kind: TextPartKind,
-): TextPart[] {
+  speaker: Speaker,
+  sink: ContentSink,
+): void {
   const content = message.content
   if (typeof content === 'string') {
-    return [
-      new TextPart({
-        id: `${path}.content`,
-        messageIndex: index,
-        source,
-        kind,
-        holder: message,
-        key: 'content',
-      }),
-    ]
+    bindString(message, 'content', path, speaker, sink.parts)
+    return
   }
   if (isAbsent(content)) {
-    if (role === 'assistant' || role === 'function') return []
+    if (role === 'assistant' || role === 'function') return
     throw invalidRequest(`${path}.content`, `is required on a ${role} message`)
   }
   if (!Array.isArray(content))
     throw invalidRequest(`${path}.content`, 'must be a string or an array of parts')
-  const parts: TextPart[] = []
   content.forEach((part, j) => {
-    const partPath = `${path}.content[${j}]`
-    if (!isRecord(part) || typeof part.type !== 'string') {
-      throw invalidRequest(partPath, 'must be an object with a string type')
-    }
-    // Images, audio and files pass untouched; only text (and an assistant's refusal) is text.
-    const key = part.type === 'text' ? 'text' : part.type === 'refusal' ? 'refusal' : undefined
-    if (key === undefined) return
-    if (typeof part[key] !== 'string') throw invalidRequest(`${partPath}.${key}`, 'must be a string')
-    parts.push(
-      new TextPart({ id: `${partPath}.${key}`, messageIndex: index, source, kind, holder: part, key }),
-    )
+    bindOpenAiPart(part, `${path}.content[${j}]`, speaker, sink)
   })
-  return parts
 }
 
 function bindAssistantCalls(message: Record<string, unknown>, path: string, index: number): ToolCall[] {
