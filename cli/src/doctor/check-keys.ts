@@ -1,5 +1,22 @@
 import type { SecretSource } from '@gov/host'
-import { type CheckResult, result } from './check-result.js'
+import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
+
+/** Read a secret; a failed read (Vault refusing or unreachable) becomes a FAIL line instead of an exception. */
+async function read(secrets: SecretSource, name: string): Promise<{ set: boolean } | { error: CheckResult }> {
+  try {
+    return { set: Boolean(await secrets.get(name)) }
+  } catch (err) {
+    return {
+      error: result(
+        'keys',
+        name,
+        'fail',
+        `cannot be read from ${secrets.kind}: ${messageOf(err)}`,
+        codeOf(err),
+      ),
+    }
+  }
+}
 
 /** Provider keys gov sends upstream, by provider. */
 const PROVIDER_KEYS = [
@@ -14,9 +31,13 @@ const PROVIDER_KEYS = [
 export async function checkKeys(secrets: SecretSource, production: boolean): Promise<CheckResult[]> {
   const out: CheckResult[] = []
   for (const key of PROVIDER_KEYS) {
-    const set = Boolean(await secrets.get(key.name))
+    const got = await read(secrets, key.name)
+    if ('error' in got) {
+      out.push(got.error)
+      continue
+    }
     out.push(
-      set
+      got.set
         ? result('keys', key.name, 'ok', `set (read from ${secrets.kind})`)
         : result(
             'keys',
@@ -26,8 +47,9 @@ export async function checkKeys(secrets: SecretSource, production: boolean): Pro
           ),
     )
   }
-  const admin = Boolean(await secrets.get('GOV_ADMIN_API_KEY'))
-  if (admin) out.push(result('keys', 'GOV_ADMIN_API_KEY', 'ok', `set (read from ${secrets.kind})`))
+  const admin = await read(secrets, 'GOV_ADMIN_API_KEY')
+  if ('error' in admin) out.push(admin.error)
+  else if (admin.set) out.push(result('keys', 'GOV_ADMIN_API_KEY', 'ok', `set (read from ${secrets.kind})`))
   else if (production) {
     out.push(
       result(

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs'
-import { access, stat } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { access, readFile, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { MIGRATIONS_FOLDER } from '@gov/host'
 import pg from 'pg'
 import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
 import { withTimeout } from './with-timeout.js'
@@ -81,12 +82,28 @@ async function probePostgres(url: string, production: boolean, timeoutMs: number
               to_regclass('drizzle.__drizzle_migrations')::text as migrations`,
     )
     const row = rows[0]!
-    let applied = 'no gov tables yet (gov serve applies the migrations at start)'
+    const shipped = await shippedMigrations()
+    let applied = `no gov tables yet (gov serve applies the ${shipped.length} migrations at start)`
     if (row.migrations) {
-      const count = await client.query<{ n: string }>(
-        'select count(*)::text as n from drizzle.__drizzle_migrations',
+      const done = await client.query<{ n: string; last: string | null }>(
+        'select count(*)::text as n, max(created_at)::text as last from drizzle.__drizzle_migrations',
       )
-      applied = `${count.rows[0]?.n ?? 0} migrations applied`
+      const n = Number(done.rows[0]?.n ?? 0)
+      const last = Number(done.rows[0]?.last ?? 0)
+      const newest = shipped.at(-1) ?? 0
+      if (last > newest) {
+        return result(
+          'storage',
+          'postgres',
+          'fail',
+          `postgres at ${where}: the database has migrations newer than this gov (${n} applied, ${shipped.length} shipped): it was upgraded by a newer version; run that version or restore the backup taken before the upgrade`,
+          'GOV_ERR_DOCTOR_MIGRATIONS_AHEAD',
+        )
+      }
+      applied =
+        last < newest
+          ? `${n} of ${shipped.length} migrations applied; the rest are applied when gov serve starts`
+          : `migrations current (${n} of ${shipped.length})`
     }
     const detail = `postgres at ${where}: PostgreSQL ${row.version}, TLS ${row.ssl ? 'on' : 'off'}, ${applied}`
     if (production && !row.ssl) {
@@ -110,6 +127,14 @@ async function probePostgres(url: string, production: boolean, timeoutMs: number
   } finally {
     await client.end().catch(() => {})
   }
+}
+
+/** `when` of every migration this gov ships (drizzle's journal), oldest first. */
+async function shippedMigrations(): Promise<number[]> {
+  const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number }[]
+  }
+  return journal.entries.map((e) => e.when)
 }
 
 async function probeDataDir(dir: string, production: boolean): Promise<CheckResult> {

@@ -3,6 +3,7 @@
  * both vendors' formats, and the recorded provider answers it replays.
  */
 
+export * from './fake-vault.js'
 export * from './fixture-steps.js'
 export * from './mock-provider.js'
 export type { MockVendor } from './mock-request.js'
