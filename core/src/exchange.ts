@@ -130,6 +130,25 @@ export interface Message {
   readonly toolResults: readonly ToolResult[]
 }
 
+/**
+ * What the request says about tool use (`tool_choice`): `auto` (the model
+ * decides), `none`, `required` (some tool), or `tool` (the one named).
+ */
+export interface ToolChoice {
+  readonly mode: 'auto' | 'none' | 'required' | 'tool'
+  /** The forced tool when `mode` is `tool`. */
+  readonly name?: string
+}
+
+/** Content of a request gov cannot read (media) or does not know (an unknown block type). */
+export interface UnscannedContent {
+  /** Where it sits in the vendor body, e.g. `messages[1].content[2]`. */
+  readonly path: string
+  readonly kind: 'media' | 'unknown'
+  /** The vendor's type of the block, e.g. `image`, `input_audio`. */
+  readonly type: string
+}
+
 /** The request side of one call. */
 export interface Exchange {
   readonly vendor: Vendor
@@ -137,8 +156,18 @@ export interface Exchange {
   readonly stream: boolean
   /** The conversation in order; a top-level system prompt (Anthropic `system`) comes first. */
   readonly messages: readonly Message[]
-  /** Tools the caller offers the model. */
+  /** Tools offered to the model — after any {@link Exchange.narrowTools}. */
   readonly tools: readonly ToolDefinition[]
+  /** The request's `tool_choice`, when it sets one. */
+  readonly toolChoice: ToolChoice | undefined
+  /** Content the adapter could not turn into text parts (images, unknown blocks). */
+  readonly unscanned?: readonly UnscannedContent[]
+  /**
+   * Offer upstream only the tools `keep` accepts: removes the others from the
+   * vendor body and from {@link Exchange.tools}, and returns their names. Tools
+   * can only be taken away; the capability token grants what remains.
+   */
+  narrowTools(keep: (tool: ToolDefinition) => boolean): string[]
   /** The vendor request body; steps should edit text through {@link TextPart}s, not here. */
   readonly body: Record<string, unknown>
 }
@@ -160,6 +189,12 @@ export interface Answer {
   readonly usage: Usage | undefined
   /** The complete non-streaming vendor answer body. */
   readonly body: Record<string, unknown>
+  /**
+   * Remove a tool call from the answer (body, {@link Message.toolCalls} and its
+   * argument part); when none is left the stop reason becomes the vendor's plain
+   * end of turn. Later steps no longer see it.
+   */
+  removeToolCall(id: string): void
 }
 
 /** Every text part of the given messages, in order. */

@@ -2,7 +2,7 @@ import type { ClassificationLevel } from './classification.js'
 import type { MessageSource } from './exchange.js'
 
 /** The phase of a call a hook runs in. */
-export type Phase = 'request' | 'response' | 'tool_call'
+export type Phase = 'request' | 'upstream' | 'response' | 'tool_call'
 
 /** Where in the text a finding sits. Offsets are UTF-16 code units, end exclusive. */
 export interface Span {

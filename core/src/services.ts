@@ -1,3 +1,7 @@
+import type { Exchange } from './exchange.js'
+import type { Flights } from './flight.js'
+import type { SessionOptions, SessionStore } from './session.js'
+
 /**
  * Capabilities the host gives a step. Steps never import the host; everything
  * they need from outside arrives here, so a step runs the same embedded or
@@ -33,9 +37,37 @@ export interface StepCounter {
   inc(labels?: Record<string, string>, value?: number): void
 }
 
+/** A gauge a step may register. */
+export interface StepGauge {
+  set(labels: Record<string, string>, value: number): void
+}
+
 /** Metrics a step may register. Names must start with `gov_`. Registering twice returns the same metric. */
 export interface StepMetrics {
   counter(name: string, help: string, labelNames?: readonly string[]): StepCounter
+  gauge(name: string, help: string, labelNames?: readonly string[]): StepGauge
+}
+
+/** Token counts, so steps do not each bundle a tokenizer. */
+export interface TokenCounter {
+  /** Tokens of `text` for `model`'s tokenizer (an OpenAI tokenizer approximates other vendors). */
+  count(text: string, model: string): number
+  /** Estimated input tokens of a request: every message text, tool definitions and per-message overhead. */
+  countRequest(exchange: Exchange): number
+}
+
+/** Token usage to price. */
+export interface PricedUsage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  /** Input tokens served from the provider's prompt cache, when reported. */
+  readonly cachedInputTokens?: number
+}
+
+/** Model prices, so steps do not each bundle a table. */
+export interface PriceBook {
+  /** Cost in USD of `usage` on `model`, or undefined when the model's price is unknown. */
+  cost(model: string, usage: PricedUsage, provider?: string): number | undefined
 }
 
 /** Everything the host hands to {@link StepPlugin.create}. */
@@ -43,8 +75,15 @@ export interface StepServices {
   /** The step's name, as pipelines use it. */
   readonly stepName: string
   readonly logger: StepLogger
+  /** The step's own slice of the key-value store (keys are prefixed per step). */
   readonly kv: KeyValueStore
   readonly metrics: StepMetrics
+  /** Per-(agent, session) state with a sliding TTL; see {@link SessionStore}. */
+  sessions(options?: SessionOptions): SessionStore
+  /** Single flight across calls and replicas; see {@link Flights}. */
+  readonly flights: Flights
+  readonly tokens: TokenCounter
+  readonly prices: PriceBook
   /** Milliseconds since the epoch; injectable so tests can move time. */
   now(): number
 }

@@ -1,7 +1,8 @@
 import type { Static, TSchema } from 'typebox'
-import type { Answer, Exchange, ToolCall } from './exchange.js'
+import type { Answer, Exchange, ToolCall, Usage } from './exchange.js'
 import type { Finding, FindingInput, Phase } from './finding.js'
 import type { StepServices } from './services.js'
+import type { SessionState } from './session.js'
 import type { Verdict } from './verdict.js'
 
 /** Governance mode of a call. In `observe` every step runs and is recorded, nothing is blocked or changed. */
@@ -39,11 +40,49 @@ export interface HookContext {
    * `onBufferedResponse` and `onToolCall` (e.g. the placeholders a mask used).
    */
   readonly state: Map<string, unknown>
+  /**
+   * Labels the capability token of this call carries (its `labels` claim), for
+   * tool servers to act on — e.g. the session's taint (`pii`, `untrusted`).
+   */
+  grantLabels(labels: Iterable<string>): void
 }
 
 /** Context of `onRequest`. */
 export interface RequestContext extends HookContext {
   readonly phase: 'request'
+}
+
+/** Why an upstream call failed: an error status, no answer in time, the connection reset, or no connection. */
+export type UpstreamFailureReason = 'status' | 'timeout' | 'reset' | 'unreachable'
+
+/** What came back from the provider: every upstream call, failures included. */
+export type UpstreamOutcome =
+  | {
+      readonly kind: 'success'
+      readonly status: number
+      /** The provider's answer as received, before any response step ran. */
+      readonly answer: Answer
+      readonly usage: Usage | undefined
+      readonly durationMs: number
+    }
+  | {
+      readonly kind: 'failure'
+      readonly reason: UpstreamFailureReason
+      /** The provider's HTTP status when it answered with an error. */
+      readonly status?: number
+      readonly durationMs: number
+    }
+
+/**
+ * Context of `onUpstreamOutcome`: called after every upstream call (a retry
+ * too), before the response phase. It observes: it returns nothing and cannot
+ * block (a step that wants to refuse the answer does so in `onBufferedResponse`).
+ */
+export interface OutcomeContext extends HookContext {
+  readonly phase: 'upstream'
+  /** The provider the call went to (`openai`, `anthropic`, …). */
+  readonly provider: string
+  readonly outcome: UpstreamOutcome
 }
 
 /** Context of `onBufferedResponse`: the complete answer (streamed answers are reassembled first). */
@@ -67,8 +106,15 @@ export interface StepInstance {
   /** Resolves when the step can serve (e.g. a model finished loading). `/health/startup` waits for it. */
   ready?(): Promise<void>
   onRequest?(ctx: RequestContext): HookResult
+  /** Every upstream result, failures included (circuit breaking, cost). Errors it throws are logged, never fail the call. */
+  onUpstreamOutcome?(ctx: OutcomeContext): void | Promise<void>
   onBufferedResponse?(ctx: ResponseContext): HookResult
   onToolCall?(ctx: ToolCallContext): HookResult
+  /**
+   * What this step keeps about a session, for admins (`GET /sessions/{agent}/{session}`):
+   * a JSON-safe summary, never raw sensitive values. Omit when the step keeps nothing to show.
+   */
+  describeSession?(session: SessionState): Promise<Record<string, unknown> | undefined>
   /** Release resources when the pipeline version is replaced. */
   close?(): void | Promise<void>
 }

@@ -8,10 +8,15 @@
  * | `block`    | stop the call; the caller gets an error with `code` and `reason`          |
  * | `respond`  | stop the chain and answer the caller with a ready answer, without (more)  |
  * |            | upstream work — e.g. a de-duplicated call served from a previous answer   |
+ * | `retry`    | (response phase only) ask the provider once more, with `feedback` added   |
+ * |            | to the conversation; if this call already retried, act as a `block` with  |
+ * |            | `code` and `reason`                                                       |
  *
+ * `block` and `respond` may carry response `headers` (e.g. `retry-after`,
+ * `x-gov-dedupe`); the host sets them on the answer to the caller.
  * In `observe` mode the host records `block` and `respond` but does not act on them.
  */
-export type Verdict = ContinueVerdict | BlockVerdict | RespondVerdict
+export type Verdict = ContinueVerdict | BlockVerdict | RespondVerdict | RetryVerdict
 
 /** Go on with the next step. */
 export interface ContinueVerdict {
@@ -27,12 +32,31 @@ export interface BlockVerdict {
   readonly reason: string
   /** HTTP status for the caller; default 403. */
   readonly status?: number
+  /** Extra response headers, e.g. `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** Answer the caller with a ready answer. */
 export interface RespondVerdict {
   readonly kind: 'respond'
   readonly answer: ReadyAnswer
+  /** Extra response headers, e.g. `x-gov-dedupe: replayed`. */
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/**
+ * Ask the provider once more (response phase). The host adds the refused
+ * answer and `feedback` to the conversation, calls upstream again and runs the
+ * response phase on the new answer. A call retries at most once; a second
+ * `retry` (or one in the request phase) acts as a block with `code` and `reason`.
+ */
+export interface RetryVerdict {
+  readonly kind: 'retry'
+  /** What was wrong, written for the model (never the sensitive value). */
+  readonly feedback: string
+  readonly code: string
+  readonly reason: string
+  readonly status?: number
 }
 
 /**
@@ -51,11 +75,28 @@ export const Verdicts = {
     return CONTINUE
   },
   /** Stop the call; the caller gets `status` (default 403) with `code` and `reason`. */
-  block(code: string, reason: string, status?: number): BlockVerdict {
-    return status === undefined ? { kind: 'block', code, reason } : { kind: 'block', code, reason, status }
+  block(
+    code: string,
+    reason: string,
+    status?: number,
+    headers?: Readonly<Record<string, string>>,
+  ): BlockVerdict {
+    return {
+      kind: 'block',
+      code,
+      reason,
+      ...(status === undefined ? {} : { status }),
+      ...(headers ? { headers } : {}),
+    }
   },
   /** Answer the caller with a ready answer and stop the chain. */
-  respond(answer: ReadyAnswer): RespondVerdict {
-    return { kind: 'respond', answer }
+  respond(answer: ReadyAnswer, headers?: Readonly<Record<string, string>>): RespondVerdict {
+    return headers ? { kind: 'respond', answer, headers } : { kind: 'respond', answer }
+  },
+  /** Ask the provider once more with `feedback`; a second retry blocks with `code` and `reason`. */
+  retry(feedback: string, code: string, reason: string, status?: number): RetryVerdict {
+    return status === undefined
+      ? { kind: 'retry', feedback, code, reason }
+      : { kind: 'retry', feedback, code, reason, status }
   },
 }

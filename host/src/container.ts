@@ -12,6 +12,8 @@ import { ChainBuilder } from './chain/chain-builder.js'
 import { ChainRunner } from './chain/chain-runner.js'
 import { PluginRegistry } from './chain/plugin-registry.js'
 import type { GovConfig } from './config.js'
+import { BusFlights } from './flights/bus-flights.js'
+import { CallRecorder } from './gateway/call-recorder.js'
 import { GatewayHandler } from './gateway/gateway-handler.js'
 import { HealthService } from './health/health-service.js'
 import type { KvHandle } from './kv/create-kv.js'
@@ -25,6 +27,8 @@ import type { Store } from './storage/store.js'
 import { TokenService } from './tokens/token-service.js'
 import { ProviderRouter } from './upstream/providers.js'
 import { UpstreamClient } from './upstream/upstream-client.js'
+import { GenAiPriceBook } from './usage/price-book.js'
+import { GptTokenCounter } from './usage/token-counter.js'
 import { PACKAGE_VERSION } from './version.js'
 
 /** DI tokens: one per service the composition root wires. */
@@ -51,6 +55,10 @@ export const TOKENS = {
   Adapters: Symbol('Adapters'),
   Tokens: Symbol('TokenService'),
   Audit: Symbol('AuditTrail'),
+  Recorder: Symbol('CallRecorder'),
+  Flights: Symbol('Flights'),
+  TokenCounter: Symbol('TokenCounter'),
+  Prices: Symbol('PriceBook'),
 } as const
 
 /** The adapters by vendor. */
@@ -101,12 +109,22 @@ export function buildContainer(
   )
   single(TOKENS.Activity, () => new AgentActivity())
   single(TOKENS.Runner, (c) => new ChainRunner(c.resolve(TOKENS.Metrics)))
+  single(TOKENS.Flights, (c) => {
+    const kv = c.resolve<KvHandle>(TOKENS.Kv)
+    return new BusFlights(kv.kv, kv.bus)
+  })
+  single(TOKENS.TokenCounter, () => new GptTokenCounter())
+  single(TOKENS.Prices, () => new GenAiPriceBook())
   single(
     TOKENS.Chains,
     (c) =>
       new ChainBuilder(c.resolve(TOKENS.Registry), {
         logger: c.resolve(TOKENS.Logger),
         kv: c.resolve<KvHandle>(TOKENS.Kv).kv,
+        sessions: c.resolve<KvHandle>(TOKENS.Kv).sessions,
+        flights: c.resolve(TOKENS.Flights),
+        tokens: c.resolve(TOKENS.TokenCounter),
+        prices: c.resolve(TOKENS.Prices),
         metrics: c.resolve(TOKENS.Metrics),
       }),
   )
@@ -176,13 +194,22 @@ export function buildContainer(
     TOKENS.Audit,
     (c) => new AuditTrail(c.resolve(TOKENS.Store), { logger: c.resolve<Logger>(TOKENS.Logger) }),
   )
+  single(
+    TOKENS.Recorder,
+    (c) =>
+      new CallRecorder({
+        logger: c.resolve(TOKENS.Logger),
+        metrics: c.resolve(TOKENS.Metrics),
+        activity: c.resolve(TOKENS.Activity),
+        audit: c.resolve(TOKENS.Audit),
+      }),
+  )
   single(TOKENS.Gateway, (c) => {
     const registry = c.resolve<PluginRegistry>(TOKENS.Registry)
-    const logger = c.resolve<Logger>(TOKENS.Logger)
-    const audit = c.resolve<AuditTrail>(TOKENS.Audit)
+    const recorder = c.resolve<CallRecorder>(TOKENS.Recorder)
     return new GatewayHandler({
       config: c.resolve(TOKENS.Config),
-      logger,
+      logger: c.resolve(TOKENS.Logger),
       metrics: c.resolve(TOKENS.Metrics),
       agents: c.resolve(TOKENS.Agents),
       pipelines: c.resolve(TOKENS.Pipelines),
@@ -192,36 +219,10 @@ export function buildContainer(
       providers: c.resolve(TOKENS.Providers),
       upstream: c.resolve(TOKENS.Upstream),
       secrets: c.resolve(TOKENS.Secrets),
-      activity: c.resolve(TOKENS.Activity),
       tokens: c.resolve(TOKENS.Tokens),
       knownFlags: () =>
         new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
-      onCall: async (s) => {
-        const level = s.outcome === 'allowed' ? 'debug' : 'info'
-        // Allowed calls log at debug: build the line only when someone reads it (hot path).
-        if (logger.isLevelEnabled(level)) {
-          logger[level](
-            {
-              requestId: s.call?.requestId,
-              agent: s.call?.agentId,
-              session: s.call?.sessionId,
-              pipeline: s.chain?.key,
-              mode: s.call?.mode,
-              outcome: s.outcome,
-              status: s.status,
-              classification: s.classification,
-              steps: s.state.stepsRun.size,
-              findings: s.state.findings.map((f) => `${f.step}:${f.type}`),
-              decisions: s.state.decisions.filter((d) => d.verdict !== 'continue' || d.error),
-              tokenId: s.tokenId,
-              ms: Math.round(s.durationMs * 100) / 100,
-            },
-            'call',
-          )
-        }
-        // Durable before the answer is released; a failure fails the call closed (audit_unavailable).
-        await audit.recordCall(s)
-      },
+      record: (summary) => recorder.record(summary),
     })
   })
   override?.(c)

@@ -1,6 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer, Exchange, Vendor } from '@gov/core'
 
+/** An Exchange as an adapter parses it; the host binds the tool operations ({@link bindExchange}). */
+export type ExchangeData = Omit<Exchange, 'narrowTools' | 'toolChoice'>
+/** An Answer as an adapter parses it; the host binds the tool-call removal ({@link bindAnswer}). */
+export type AnswerData = Omit<Answer, 'removeToolCall'>
+
 /** Options for re-chunking a complete answer as SSE. */
 export interface SseOptions {
   /** OpenAI `stream_options.include_usage`: send a final chunk with `usage` and empty `choices`. */
@@ -59,6 +64,9 @@ export interface VendorAdapter {
    * when a step edited the answer, so a redacted value cannot leak through them.
    */
   dropUnscannedText(body: Record<string, unknown>): void
+
+  /** Body of a retry: the conversation plus the refused answer's text and the feedback for the model. */
+  withFeedback(body: Record<string, unknown>, answerText: string, feedback: string): Record<string, unknown>
 
   /** Whether the request asks for usage in the streamed answer (OpenAI `stream_options.include_usage`). */
   sseOptions(exchange: Exchange): SseOptions

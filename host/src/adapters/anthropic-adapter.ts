@@ -6,6 +6,7 @@ import { parseAnthropicRequest } from './anthropic-request.js'
 import { renderAnthropicSse } from './anthropic-sse.js'
 import { reassembleAnthropicStream } from './anthropic-stream.js'
 import { isRecord } from './json-values.js'
+import { ANTHROPIC_TOOL_OPS, bindAnswer, bindExchange } from './tool-ops.js'
 import { headerValue, passHeaders } from './upstream-headers.js'
 
 /** The API version sent when the caller names none; the one every current SDK sends. */
@@ -29,11 +30,11 @@ export class AnthropicAdapter implements VendorAdapter {
   readonly upstreamPath = '/v1/messages'
 
   parseRequest(body: unknown): Exchange {
-    return parseAnthropicRequest(body)
+    return bindExchange(parseAnthropicRequest(body), ANTHROPIC_TOOL_OPS)
   }
 
   parseAnswer(body: Record<string, unknown>, exchange: Exchange): Answer {
-    return parseAnthropicAnswer(body, exchange)
+    return bindAnswer(parseAnthropicAnswer(body, exchange), ANTHROPIC_TOOL_OPS)
   }
 
   reassembleStream(sse: string): Record<string, unknown> {
@@ -68,6 +69,10 @@ export class AnthropicAdapter implements VendorAdapter {
     for (const block of Array.isArray(body.content) ? body.content : []) {
       if (isRecord(block) && Array.isArray(block.citations)) delete block.citations
     }
+  }
+
+  withFeedback(body: Record<string, unknown>, answerText: string, feedback: string): Record<string, unknown> {
+    return ANTHROPIC_TOOL_OPS.withFeedback(body, answerText, feedback)
   }
 
   sseOptions(_exchange: Exchange): SseOptions {

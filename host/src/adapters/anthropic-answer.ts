@@ -1,5 +1,6 @@
-import type { Answer, Exchange, ToolCall, Usage } from '@gov/core'
+import type { Exchange, ToolCall, Usage } from '@gov/core'
 import { JSON_CODEC, TextPart } from '@gov/core'
+import type { AnswerData } from './adapter.js'
 import { invalidAnswer } from './adapter-errors.js'
 import { makeAnswerId } from './answer-ids.js'
 import { isRecord } from './json-values.js'
@@ -9,7 +10,7 @@ import { isRecord } from './json-values.js'
  * and tool_use blocks (input bound through JSON_CODEC). Thinking blocks are
  * left alone: they are signed, and an edit would make the next turn fail.
  */
-export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Exchange): Answer {
+export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Exchange): AnswerData {
   const content = body.content
   if (!Array.isArray(content)) throw invalidAnswer('content', 'must be an array')
   const parts: TextPart[] = []

@@ -6,6 +6,7 @@ import { buildOpenAiTextAnswer, parseOpenAiAnswer } from './openai-answer.js'
 import { parseOpenAiRequest } from './openai-request.js'
 import { renderOpenAiSse } from './openai-sse.js'
 import { reassembleOpenAiStream } from './openai-stream.js'
+import { bindAnswer, bindExchange, OPENAI_TOOL_OPS } from './tool-ops.js'
 import { passHeaders } from './upstream-headers.js'
 
 /** OpenAI headers a caller may set that the upstream must see. */
@@ -28,11 +29,11 @@ export class OpenAiAdapter implements VendorAdapter {
   readonly upstreamPath = '/chat/completions'
 
   parseRequest(body: unknown): Exchange {
-    return parseOpenAiRequest(body)
+    return bindExchange(parseOpenAiRequest(body), OPENAI_TOOL_OPS)
   }
 
   parseAnswer(body: Record<string, unknown>, exchange: Exchange): Answer {
-    return parseOpenAiAnswer(body, exchange)
+    return bindAnswer(parseOpenAiAnswer(body, exchange), OPENAI_TOOL_OPS)
   }
 
   reassembleStream(sse: string): Record<string, unknown> {
@@ -65,6 +66,10 @@ export class OpenAiAdapter implements VendorAdapter {
     for (const choice of Array.isArray(body.choices) ? body.choices : []) {
       if (isRecord(choice) && choice.logprobs != null) choice.logprobs = null
     }
+  }
+
+  withFeedback(body: Record<string, unknown>, answerText: string, feedback: string): Record<string, unknown> {
+    return OPENAI_TOOL_OPS.withFeedback(body, answerText, feedback)
   }
 
   sseOptions(exchange: Exchange): SseOptions {

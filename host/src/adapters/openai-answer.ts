@@ -1,5 +1,6 @@
-import type { Answer, Exchange, ToolCall, Usage } from '@gov/core'
+import type { Exchange, ToolCall, Usage } from '@gov/core'
 import { TextPart } from '@gov/core'
+import type { AnswerData } from './adapter.js'
 import { invalidAnswer } from './adapter-errors.js'
 import { makeAnswerId } from './answer-ids.js'
 import { isAbsent, isRecord } from './json-values.js'
@@ -10,7 +11,7 @@ import { bindOpenAiFunctionCall, bindOpenAiToolCall } from './openai-tool-calls.
  * choice land in the one answer message: a caller may use any choice, so each
  * is scanned and edited, not only the first.
  */
-export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Exchange): Answer {
+export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Exchange): AnswerData {
   const choices = body.choices
   if (!Array.isArray(choices)) throw invalidAnswer('choices', 'must be an array')
   const parts: TextPart[] = []

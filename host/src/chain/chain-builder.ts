@@ -1,12 +1,9 @@
-import type { KeyValueStore } from '@gov/core'
-import type { Logger } from '../logging.js'
-import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineRecord } from '../storage/store.js'
 import { Chain, type ChainStep } from './chain.js'
 import { resolvePipeline } from './pipeline-resolver.js'
 import type { PluginRegistry } from './plugin-registry.js'
 import { PRESETS } from './presets.js'
-import { createStepServices } from './step-services.js'
+import { createStepServices, type StepServiceDeps } from './step-services.js'
 
 /**
  * Builds chains once per pipeline version and keeps them. A pipeline update
@@ -20,7 +17,7 @@ export class ChainBuilder {
 
   constructor(
     private readonly registry: PluginRegistry,
-    private readonly deps: { logger: Logger; kv: KeyValueStore; metrics: GovMetrics },
+    private readonly deps: StepServiceDeps,
   ) {}
 
   /** The chain for a pipeline, or for a bare preset when the agent has no pipeline. */

@@ -8,6 +8,7 @@ import {
   type HookContext,
   type Phase,
   type ToolCall,
+  type UpstreamOutcome,
   type Verdict,
   Verdicts,
 } from '@gov/core'
@@ -32,6 +33,8 @@ export class CallState {
   readonly findings: Finding[] = []
   readonly decisions: StepDecision[] = []
   readonly stepsRun = new Set<string>()
+  /** Labels steps granted for the capability token (`ctx.grantLabels`). */
+  readonly labels = new Set<string>()
   readonly #stepState = new Map<string, Map<string, unknown>>()
 
   stateOf(step: string): Map<string, unknown> {
@@ -46,11 +49,12 @@ export class CallState {
 
 function isVerdict(value: unknown): value is Verdict {
   const kind = (value as Verdict | undefined)?.kind
-  return kind === 'continue' || kind === 'block' || kind === 'respond'
+  return kind === 'continue' || kind === 'block' || kind === 'respond' || kind === 'retry'
 }
 
+type VerdictPhase = Exclude<Phase, 'upstream'>
 type HookName = 'onRequest' | 'onBufferedResponse' | 'onToolCall'
-const HOOK: Record<Phase, HookName> = {
+const HOOK: Record<VerdictPhase, HookName> = {
   request: 'onRequest',
   response: 'onBufferedResponse',
   tool_call: 'onToolCall',
@@ -67,9 +71,51 @@ const HOOK: Record<Phase, HookName> = {
 export class ChainRunner {
   constructor(private readonly metrics: GovMetrics) {}
 
+  /**
+   * Tell every step with `onUpstreamOutcome` what the provider did. Observing
+   * only: a hook that throws is recorded as a decision with its error and the
+   * call goes on (a circuit breaker or cost tracker must never fail the answer).
+   */
+  async outcome(
+    chain: Chain,
+    call: CallInfo,
+    exchange: Exchange,
+    state: CallState,
+    provider: string,
+    outcome: UpstreamOutcome,
+  ): Promise<void> {
+    for (const step of chain.steps) {
+      if (!step.instance.onUpstreamOutcome) continue
+      const ctx = {
+        ...this.#context(step, 'upstream', call, exchange, state, undefined, undefined),
+        provider,
+        outcome,
+      }
+      const started = performance.now()
+      let error: string | undefined
+      try {
+        await step.instance.onUpstreamOutcome(
+          ctx as Parameters<NonNullable<typeof step.instance.onUpstreamOutcome>>[0],
+        )
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err)
+      }
+      const durationMs = performance.now() - started
+      this.metrics.stepDuration.observe({ step: step.name, phase: 'upstream' }, durationMs / 1000)
+      state.decisions.push({
+        step: step.name,
+        phase: 'upstream',
+        verdict: 'continue',
+        durationMs,
+        enforced: true,
+        ...(error ? { error } : {}),
+      })
+    }
+  }
+
   async run(
     chain: Chain,
-    phase: Phase,
+    phase: VerdictPhase,
     call: CallInfo,
     exchange: Exchange,
     state: CallState,
@@ -81,6 +127,8 @@ export class ChainRunner {
       const targets: (ToolCall | undefined)[] =
         phase === 'tool_call' ? [...(answer?.message.toolCalls ?? [])] : [undefined]
       for (const toolCall of targets) {
+        // A step before this one removed the call from the answer: later steps do not see it.
+        if (toolCall && !answer?.message.toolCalls.includes(toolCall)) continue
         const ctx = this.#context(step, phase, call, exchange, state, answer, toolCall)
         const verdict = await this.#invoke(step, hook, ctx, state, call.mode === 'observe')
         if (verdict.kind !== 'continue') return verdict
@@ -107,6 +155,9 @@ export class ChainRunner {
       state: state.stateOf(step.name),
       report(finding: FindingInput) {
         findings.push({ ...finding, step: step.name, phase })
+      },
+      grantLabels(labels: Iterable<string>) {
+        for (const label of labels) state.labels.add(label)
       },
       ...(answer ? { answer } : {}),
       ...(toolCall ? { toolCall } : {}),
@@ -148,7 +199,7 @@ export class ChainRunner {
       step: step.name,
       phase: ctx.phase,
       verdict: verdict.kind,
-      ...(verdict.kind === 'block' ? { code: verdict.code } : {}),
+      ...(verdict.kind === 'block' || verdict.kind === 'retry' ? { code: verdict.code } : {}),
       durationMs,
       enforced: verdict.kind === 'continue' ? true : enforced,
       ...(error ? { error } : {}),

@@ -1,22 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   type Answer,
-  type CallInfo,
-  type ClassificationLevel,
+  type BlockVerdict,
   type Exchange,
   GovError,
-  maxLevel,
+  type RespondVerdict,
+  type UpstreamFailureReason,
   type Verdict,
 } from '@gov/core'
 import type { VendorAdapter } from '../adapters/adapter.js'
-import type { AgentActivity, CallOutcome } from '../agents/activity.js'
 import type { AgentService } from '../agents/agent-service.js'
 import type { Authorizer } from '../auth/authorizer.js'
 import { extractKey, sameKey } from '../auth/credentials.js'
 import type { Chain } from '../chain/chain.js'
 import type { ChainBuilder } from '../chain/chain-builder.js'
-import { CallState, type ChainRunner } from '../chain/chain-runner.js'
+import type { ChainRunner } from '../chain/chain-runner.js'
 import type { GovConfig } from '../config.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson, toGovError } from '../http/respond.js'
@@ -27,32 +26,15 @@ import type { SecretSource } from '../secrets/secret-source.js'
 import { grantOf } from '../tokens/capability-claims.js'
 import type { TokenService } from '../tokens/token-service.js'
 import type { ProviderRouter } from '../upstream/providers.js'
-import type { UpstreamClient } from '../upstream/upstream-client.js'
+import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
+import { CallRecord, type CallSummary } from './call-record.js'
 import { applyFlags, parseFlags } from './flags.js'
+
+export type { CallSummary } from './call-record.js'
 
 const SESSION_ID = /^[\x21-\x7e]{1,256}$/
 /** How long a call waits for a chain whose steps are still loading (e.g. NER models). */
 const READY_WAIT_MS = 60_000
-
-/** What the gateway tells observers about a finished call (audit trail, metrics, overview). */
-export interface CallSummary {
-  readonly call: CallInfo | undefined
-  readonly vendor: string
-  readonly outcome: CallOutcome
-  readonly status: number
-  readonly classification: ClassificationLevel
-  readonly state: CallState
-  readonly chain: Chain | undefined
-  readonly durationMs: number
-  /** `jti` of the capability token minted for an allowed call; undefined when none was. */
-  readonly tokenId: string | undefined
-  /** The call's `x-request-id`, also when it failed before `call` was known. */
-  readonly requestId?: string
-  /** Audit facts known as soon as they are read: the authenticated agent, the model, the SHA-256 of the body. */
-  readonly agentId?: string
-  readonly model?: string
-  readonly requestSha256?: string
-}
 
 export interface GatewayDeps {
   config: GovConfig
@@ -66,191 +48,75 @@ export interface GatewayDeps {
   providers: ProviderRouter
   upstream: UpstreamClient
   secrets: SecretSource
-  activity: AgentActivity
   /** Mints the `x-gov-token` of allowed calls and counts refused ones. */
   tokens: TokenService
   /** Every flag name some loaded plugin declares, plus `mode`. */
   knownFlags: () => ReadonlySet<string>
-  /** Called once per finished call, before its answer is released. */
-  onCall?: (summary: CallSummary) => Promise<void> | void
+  /** Records a finished call (activity, metrics, log, audit) before its answer is released. */
+  record: (summary: CallSummary) => Promise<void>
 }
 
 /** Thrown inside the walk to answer the caller early with a coded error. */
-class Refusal extends GovError {}
+class Refusal extends GovError {
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    /** Response headers a step asked for (e.g. `retry-after`). */
+    readonly headers?: Readonly<Record<string, string>>,
+    /** True when a step's verdict refused the call (counted as a denied token). */
+    readonly byStep = false,
+  ) {
+    super(code, message, status)
+  }
+}
+
+/** A step's block verdict as a refusal of the call. */
+function refusalOf(verdict: Pick<BlockVerdict, 'code' | 'reason' | 'status' | 'headers'>): Refusal {
+  return new Refusal(verdict.code, verdict.reason, verdict.status ?? 403, verdict.headers, true)
+}
 
 /**
- * The request walk of `POST /v1/chat/completions` and `POST /v1/messages`:
- * authenticate → authorize → read flags and session → parse the body into an
- * Exchange → resolve the agent's chain → onRequest → upstream (whole stream
- * read) → onBufferedResponse and onToolCall → write JSON or re-chunked SSE with
- * the x-gov headers. Vendor differences live in the adapter.
+ * The request walk of the model endpoints, top to bottom over one
+ * {@link CallRecord}:
+ *
+ *   authenticate → read and parse the body → resolve the agent's chain → bind
+ *   the call (flags, mode, session, Exchange) → route and authorise (model,
+ *   provider, provider key) → request hooks → upstream (+ outcome hooks) →
+ *   response and tool-call hooks (one bounded retry) → token → record → write.
+ *
+ * A call that will be refused for who it is or what it asks never reaches a
+ * step. Every refusal, wherever it happens, goes through {@link #fail}; every
+ * answer through {@link #finish}, which records the call before a byte leaves.
  */
 export class GatewayHandler {
   constructor(private readonly deps: GatewayDeps) {}
 
   async handle(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now()
-    const state = new CallState()
-    const requestId = randomUUID()
-    let call: CallInfo | undefined
-    let chain: Chain | undefined
-    let outcome: CallOutcome = 'allowed'
-    let tokenId: string | undefined
-    const facts: { agentId?: string; model?: string; requestSha256?: string } = {}
-    const headers: Record<string, string> = { 'x-request-id': requestId }
-    const finish = async (status: number, write: () => void) => {
-      const classification = this.#classification(state)
-      if (chain) {
-        headers['x-gov-classification'] = classification
-        headers['x-gov-pipeline-steps'] = String(state.stepsRun.size)
-      }
-      const durationMs = performance.now() - started
-      if (call) this.deps.activity.record(call.agentId, outcome, state.findings.length > 0)
-      this.deps.metrics.requestDuration.observe({ vendor: adapter.vendor, outcome }, durationMs / 1000)
-      try {
-        await this.deps.onCall?.({
-          call,
-          vendor: adapter.vendor,
-          outcome,
-          status,
-          classification,
-          state,
-          chain,
-          durationMs,
-          tokenId,
-          requestId,
-          ...facts,
-        })
-      } catch (err) {
-        // The call could not be recorded (audit trail down): fail closed, never release an unrecorded answer.
-        const e = toGovError(err)
-        delete headers['x-gov-token']
-        sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers)
-        return
-      }
-      write()
-    }
-    const fail = async (err: unknown) => {
-      const e = toGovError(err)
-      if (!(err instanceof GovError)) this.deps.logger.error({ err, requestId }, 'gateway call failed')
-      if (outcome === 'allowed') outcome = e.status >= 500 ? 'error' : 'blocked'
-      await finish(e.status, () =>
-        sendJson(res, e.status, adapter.errorBody(e.status, e.code, e.message), headers),
-      )
-    }
-
+    const rec = new CallRecord(adapter, req.headers)
     try {
-      if (!this.deps.authorizer.loaded) {
-        throw new Refusal('no_policy', 'no authorization policy is loaded: every request is refused', 403)
-      }
-      const agent = await this.#authenticate(req)
-      facts.agentId = agent.agent_id
-      const raw = await readBody(req, this.deps.config.maxBodyBytes)
-      // The audit trail keeps this hash, never the prompt text.
-      facts.requestSha256 = createHash('sha256').update(raw).digest('hex')
-      const body = parseJson(raw)
-      const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
-      chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
-      if (!chain.isReady) await this.#waitReady(chain)
-      const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags)
-      const session = req.headers['x-gov-session']
-      if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
-        throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
-      }
-      call = {
-        requestId,
-        agentId: agent.agent_id,
-        sessionId: session,
-        pipelineId: chain.pipelineId,
-        pipelineVersion: chain.version,
-        mode,
-        flags,
-      }
-      // Observe mode: steps see a copy, so nothing they edit reaches the provider or the caller.
-      const exchange = adapter.parseRequest(mode === 'observe' ? structuredClone(body) : body)
-      facts.model = exchange.model
-      if (!this.deps.authorizer.authorize({ kind: 'agent', agent }, 'gateway:call', exchange.model)) {
-        throw new Refusal('forbidden', `agent ${agent.agent_id} may not call model ${exchange.model}`, 403)
-      }
-
-      let verdict = await this.deps.runner.run(chain, 'request', call, exchange, state)
-      let answerBody: Record<string, unknown>
-      if (verdict.kind === 'block') return this.#block(verdict, (o) => (outcome = o), fail)
-      if (verdict.kind === 'respond') {
-        answerBody =
-          'text' in verdict.answer
-            ? adapter.buildTextAnswer(verdict.answer.text, exchange)
-            : structuredClone(verdict.answer.body)
-      } else {
-        const upstream = await this.#callUpstream(adapter, req, res, exchange, body)
-        if (upstream.status < 200 || upstream.status >= 300) {
-          outcome = 'error'
-          return finish(upstream.status, () => {
-            res.writeHead(upstream.status, {
-              'content-type': upstream.contentType || 'application/json',
-              'content-length': String(upstream.body.length),
-              ...headers,
-            })
-            res.end(upstream.body)
-          })
-        }
-        const text = upstream.body.toString('utf8')
-        answerBody = upstream.contentType.includes('text/event-stream')
-          ? adapter.reassembleStream(text)
-          : (this.#parseUpstreamJson(text) as Record<string, unknown>)
-      }
-
-      const answer: Answer = adapter.parseAnswer(
-        mode === 'observe' ? structuredClone(answerBody) : answerBody,
-        exchange,
-      )
-      verdict = await this.deps.runner.run(chain, 'response', call, exchange, state, answer)
-      if (verdict.kind === 'continue' && answer.message.toolCalls.length > 0) {
-        verdict = await this.deps.runner.run(chain, 'tool_call', call, exchange, state, answer)
-      }
-      if (verdict.kind === 'block') return this.#block(verdict, (o) => (outcome = o), fail)
-      // A step edited the answer: drop copies of its text no step saw (logprobs, citations).
-      if (mode === 'enforce' && answer.message.parts.some((p) => p.edited))
-        adapter.dropUnscannedText(answerBody)
-      if (verdict.kind === 'respond') {
-        answerBody =
-          'text' in verdict.answer
-            ? adapter.buildTextAnswer(verdict.answer.text, exchange)
-            : verdict.answer.body
-      }
-      const finalBody = answerBody
-      const classification = this.#classification(state)
-      const minted = await this.deps.tokens.mint(grantOf({ call, chain, exchange, state, classification }))
-      headers['x-gov-token'] = minted.token
-      tokenId = minted.id
-      await finish(200, () => {
-        if (exchange.stream) {
-          const sse = adapter.toSse(finalBody, adapter.sseOptions(exchange))
-          res.writeHead(200, {
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-cache',
-            'content-length': String(Buffer.byteLength(sse)),
-            ...headers,
-          })
-          res.end(sse)
-        } else sendJson(res, 200, finalBody, headers)
-      })
+      rec.agent = await this.#authenticate(req)
+      await this.#readBody(rec, req)
+      rec.chain = await this.#resolveChain(rec)
+      this.#bindCall(rec, req)
+      await this.#route(rec)
+      const verdict = await this.#run(rec, 'request')
+      if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
+      else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
+      await this.#governAnswer(rec, res)
+      await this.#mintToken(rec)
+      await this.#finish(rec, res, 200)
     } catch (err) {
-      await fail(err)
+      await this.#fail(rec, res, err)
     }
   }
 
-  async #block(
-    verdict: Verdict & { kind: 'block' },
-    setOutcome: (o: CallOutcome) => void,
-    fail: (err: unknown) => Promise<void>,
-  ) {
-    setOutcome(verdict.status && verdict.status >= 500 ? 'error' : 'blocked')
-    this.deps.tokens.countRefusedCall()
-    await fail(new GovError(verdict.code, verdict.reason, verdict.status ?? 403))
-  }
+  // ── phases ────────────────────────────────────────────────────────────
 
   async #authenticate(req: IncomingMessage) {
+    if (!this.deps.authorizer.loaded) {
+      throw new Refusal('no_policy', 'no authorization policy is loaded: every request is refused', 403)
+    }
     const key = extractKey(req.headers)
     if (!key)
       throw new Refusal('unauthorized', 'missing API key: send Authorization: Bearer <agent key>', 401)
@@ -262,32 +128,49 @@ export class GatewayHandler {
     throw new Refusal('unauthorized', 'invalid API key', 401)
   }
 
-  async #waitReady(chain: Chain): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Refusal('not_ready', 'governance steps are still loading; retry shortly', 503)),
-        READY_WAIT_MS,
-      )
-    })
-    try {
-      await Promise.race([chain.ready, timeout])
-    } catch (err) {
-      if (err instanceof GovError) throw err
-      throw new Refusal('not_ready', `a governance step failed to load: ${(err as Error).message}`, 503)
-    } finally {
-      clearTimeout(timer)
-    }
+  async #readBody(rec: CallRecord, req: IncomingMessage): Promise<void> {
+    const raw = await readBody(req, this.deps.config.maxBodyBytes)
+    // The audit trail keeps this hash, never the prompt text.
+    rec.requestSha256 = createHash('sha256').update(raw).digest('hex')
+    rec.body = parseJson(raw) as Record<string, unknown>
   }
 
-  async #callUpstream(
-    adapter: VendorAdapter,
-    req: IncomingMessage,
-    res: ServerResponse,
-    exchange: Exchange,
-    body: unknown,
-  ) {
-    const provider = this.deps.providers.route(adapter.vendor, exchange.model)
+  async #resolveChain(rec: CallRecord): Promise<Chain> {
+    const agent = rec.agent as NonNullable<CallRecord['agent']>
+    const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
+    const chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
+    if (!chain.isReady) await this.#waitReady(chain)
+    return chain
+  }
+
+  /** Flags, mode and session; then the Exchange (over a copy in observe mode, so nothing edited leaves). */
+  #bindCall(rec: CallRecord, req: IncomingMessage): void {
+    const chain = rec.chain as Chain
+    const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags)
+    const session = req.headers['x-gov-session']
+    if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
+      throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
+    }
+    rec.call = {
+      requestId: rec.requestId,
+      agentId: (rec.agent as NonNullable<CallRecord['agent']>).agent_id,
+      sessionId: session,
+      pipelineId: chain.pipelineId,
+      pipelineVersion: chain.version,
+      mode,
+      flags,
+    }
+    rec.exchange = rec.adapter.parseRequest(mode === 'observe' ? structuredClone(rec.body) : rec.body)
+  }
+
+  /** May this agent call this model, which provider serves it, and is its key there? Before any step runs. */
+  async #route(rec: CallRecord): Promise<void> {
+    const exchange = rec.exchange as Exchange
+    const agent = rec.agent as NonNullable<CallRecord['agent']>
+    if (!this.deps.authorizer.authorize({ kind: 'agent', agent }, 'gateway:call', exchange.model)) {
+      throw new Refusal('forbidden', `agent ${agent.agent_id} may not call model ${exchange.model}`, 403)
+    }
+    const provider = this.deps.providers.route(rec.adapter.vendor, exchange.model)
     const key = await this.deps.secrets.get(provider.keyName)
     if (!key)
       throw new Refusal(
@@ -295,7 +178,90 @@ export class GatewayHandler {
         `${provider.keyName} is not set; gov cannot call ${provider.name}`,
         502,
       )
+    rec.provider = provider
+    rec.providerKey = key
+  }
+
+  /** Run one phase's hooks; a block becomes a refusal, anything else is returned. */
+  async #run(rec: CallRecord, phase: 'request' | 'response' | 'tool_call'): Promise<Verdict> {
+    const verdict = await this.deps.runner.run(
+      rec.chain as Chain,
+      phase,
+      rec.call as NonNullable<CallRecord['call']>,
+      rec.exchange as Exchange,
+      rec.state,
+      rec.answer,
+    )
+    if (verdict.kind === 'block') throw refusalOf(verdict)
+    if (verdict.kind === 'retry' && phase === 'request') throw refusalOf(verdict)
+    return verdict
+  }
+
+  /** A step answered in the request phase: its answer replaces the upstream call. */
+  #takeReadyAnswer(rec: CallRecord, verdict: RespondVerdict): void {
+    const exchange = rec.exchange as Exchange
+    rec.answerBody =
+      'text' in verdict.answer
+        ? rec.adapter.buildTextAnswer(verdict.answer.text, exchange)
+        : structuredClone(verdict.answer.body)
+    Object.assign(rec.headers, verdict.headers)
+    rec.fromUpstream = false
+  }
+
+  /**
+   * Send `body` upstream, read the whole answer (streams too), tell the
+   * outcome hooks, and keep the answer body. A provider error status is passed
+   * to the caller as it came.
+   */
+  async #callUpstream(rec: CallRecord, res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+    const provider = rec.provider as NonNullable<CallRecord['provider']>
     const started = performance.now()
+    let upstream: UpstreamResponse
+    try {
+      upstream = await this.#send(rec, res, body)
+    } catch (err) {
+      const reason = failureReason(err)
+      if (reason)
+        await this.#outcome(rec, { kind: 'failure', reason, durationMs: performance.now() - started })
+      throw err
+    }
+    const durationMs = performance.now() - started
+    if (upstream.status < 200 || upstream.status >= 300) {
+      await this.#outcome(rec, { kind: 'failure', reason: 'status', status: upstream.status, durationMs })
+      throw new ProviderError(upstream)
+    }
+    const text = upstream.body.toString('utf8')
+    let answerBody: Record<string, unknown>
+    try {
+      answerBody = upstream.contentType.includes('text/event-stream')
+        ? rec.adapter.reassembleStream(text)
+        : parseUpstreamJson(text)
+    } catch (err) {
+      await this.#outcome(rec, { kind: 'failure', reason: 'status', status: 502, durationMs })
+      throw err
+    }
+    rec.answerBody = answerBody
+    rec.fromUpstream = true
+    this.#parseAnswer(rec)
+    const answer = rec.answer as Answer
+    await this.#outcome(rec, {
+      kind: 'success',
+      status: upstream.status,
+      answer,
+      usage: answer.usage,
+      durationMs,
+    })
+    this.deps.metrics.upstreamDuration.observe(
+      { provider: provider.name, status: String(upstream.status) },
+      durationMs / 1000,
+    )
+  }
+
+  async #send(
+    rec: CallRecord,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+  ): Promise<UpstreamResponse> {
     const abort = new AbortController()
     // The caller hung up: stop paying for the provider's answer.
     const onClose = () => {
@@ -303,37 +269,192 @@ export class GatewayHandler {
     }
     res.once('close', onClose)
     try {
-      const result = await this.deps.upstream.send(
-        provider,
-        adapter.upstreamHeaders(req.headers, key),
+      return await this.deps.upstream.send(
+        rec.provider as NonNullable<CallRecord['provider']>,
+        rec.adapter.upstreamHeaders(rec.headersIn, rec.providerKey as string),
         JSON.stringify(body),
         abort.signal,
       )
-      this.deps.metrics.upstreamDuration.observe(
-        { provider: provider.name, status: String(result.status) },
-        (performance.now() - started) / 1000,
-      )
-      return result
     } finally {
       res.off('close', onClose)
     }
   }
 
-  #parseUpstreamJson(text: string): unknown {
-    try {
-      return JSON.parse(text)
-    } catch {
-      throw new Refusal(
-        'upstream_invalid_response',
-        'the provider answered with a body that is not JSON',
-        502,
-      )
+  async #outcome(rec: CallRecord, outcome: Parameters<ChainRunner['outcome']>[5]): Promise<void> {
+    await this.deps.runner.outcome(
+      rec.chain as Chain,
+      rec.call as NonNullable<CallRecord['call']>,
+      rec.exchange as Exchange,
+      rec.state,
+      (rec.provider as NonNullable<CallRecord['provider']>).name,
+      outcome,
+    )
+  }
+
+  /** The Answer over the answer body (over a copy in observe mode). */
+  #parseAnswer(rec: CallRecord): void {
+    const body = rec.answerBody as Record<string, unknown>
+    const observe = rec.call?.mode === 'observe'
+    rec.answer = rec.adapter.parseAnswer(observe ? structuredClone(body) : body, rec.exchange as Exchange)
+  }
+
+  /**
+   * Response hooks, then tool-call hooks. A `retry` verdict asks the provider
+   * once more with the step's feedback (only for an answer that came from
+   * upstream); a second one refuses the call with the verdict's code.
+   */
+  async #governAnswer(rec: CallRecord, res: ServerResponse): Promise<void> {
+    if (!rec.answer) this.#parseAnswer(rec)
+    for (let retried = false; ; retried = true) {
+      const answer = rec.answer as Answer
+      const refusedText = answerText(answer)
+      let verdict = await this.#run(rec, 'response')
+      if (verdict.kind === 'continue' && answer.message.toolCalls.length > 0) {
+        verdict = await this.#run(rec, 'tool_call')
+      }
+      if (verdict.kind === 'retry') {
+        if (retried || !rec.fromUpstream) throw refusalOf(verdict)
+        const body = rec.adapter.withFeedback(
+          rec.body as Record<string, unknown>,
+          refusedText,
+          verdict.feedback,
+        )
+        await this.#callUpstream(rec, res, body)
+        continue
+      }
+      // A step edited the answer: drop copies of its text no step saw (logprobs, citations).
+      if (rec.call?.mode === 'enforce' && answer.message.parts.some((p) => p.edited))
+        rec.adapter.dropUnscannedText(rec.answerBody as Record<string, unknown>)
+      if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
+      return
     }
   }
 
-  #classification(state: CallState): ClassificationLevel {
-    let level: ClassificationLevel = 'public'
-    for (const finding of state.findings) level = maxLevel(level, finding.level)
-    return level
+  async #mintToken(rec: CallRecord): Promise<void> {
+    const minted = await this.deps.tokens.mint(
+      grantOf({
+        call: rec.call as NonNullable<CallRecord['call']>,
+        chain: rec.chain as Chain,
+        exchange: rec.exchange as Exchange,
+        state: rec.state,
+        classification: rec.classification,
+      }),
+    )
+    rec.headers['x-gov-token'] = minted.token
+    rec.tokenId = minted.id
   }
+
+  /** Record the call, then write the answer: JSON, or the same answer re-chunked as SSE. */
+  async #finish(rec: CallRecord, res: ServerResponse, status: number): Promise<void> {
+    if (!(await this.#record(rec, res, status))) return
+    const body = rec.answerBody as Record<string, unknown>
+    const exchange = rec.exchange as Exchange
+    if (exchange.stream) {
+      const sse = rec.adapter.toSse(body, rec.adapter.sseOptions(exchange))
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-length': String(Buffer.byteLength(sse)),
+        ...rec.headers,
+      })
+      res.end(sse)
+    } else sendJson(res, status, body, rec.headers)
+  }
+
+  /** Every refusal and error: recorded, then answered in the caller's vendor format. */
+  async #fail(rec: CallRecord, res: ServerResponse, err: unknown): Promise<void> {
+    delete rec.headers['x-gov-token']
+    if (err instanceof ProviderError) {
+      rec.outcome = 'error'
+      const upstream = err.upstream
+      if (!(await this.#record(rec, res, upstream.status))) return
+      res.writeHead(upstream.status, {
+        'content-type': upstream.contentType || 'application/json',
+        'content-length': String(upstream.body.length),
+        ...rec.headers,
+      })
+      res.end(upstream.body)
+      return
+    }
+    const e = toGovError(err)
+    if (!(err instanceof GovError))
+      this.deps.logger.error({ err, requestId: rec.requestId }, 'gateway call failed')
+    rec.outcome = e.status >= 500 ? 'error' : 'blocked'
+    if (err instanceof Refusal && err.byStep) this.deps.tokens.countRefusedCall()
+    if (err instanceof Refusal && err.headers) Object.assign(rec.headers, err.headers)
+    if (!(await this.#record(rec, res, e.status))) return
+    sendJson(res, e.status, rec.adapter.errorBody(e.status, e.code, e.message), rec.headers)
+  }
+
+  /**
+   * Record the call before its answer leaves. When the record cannot be
+   * written (audit trail down), answer the failure instead and return false:
+   * an unrecorded answer is never released.
+   */
+  async #record(rec: CallRecord, res: ServerResponse, status: number): Promise<boolean> {
+    if (rec.chain) {
+      rec.headers['x-gov-classification'] = rec.classification
+      rec.headers['x-gov-pipeline-steps'] = String(rec.state.stepsRun.size)
+    }
+    try {
+      await this.deps.record(rec.summary(status))
+      return true
+    } catch (err) {
+      const e = toGovError(err)
+      delete rec.headers['x-gov-token']
+      sendJson(res, e.status, rec.adapter.errorBody(e.status, e.code, e.message), rec.headers)
+      return false
+    }
+  }
+
+  async #waitReady(chain: Chain): Promise<void> {
+    try {
+      await Promise.race([
+        chain.ready,
+        new Promise<never>((_, reject) => {
+          AbortSignal.timeout(READY_WAIT_MS).addEventListener('abort', () =>
+            reject(new Refusal('not_ready', 'governance steps are still loading; retry shortly', 503)),
+          )
+        }),
+      ])
+    } catch (err) {
+      if (err instanceof GovError) throw err
+      throw new Refusal('not_ready', `a governance step failed to load: ${(err as Error).message}`, 503)
+    }
+  }
+}
+
+/** A provider's own error answer, passed to the caller with its status and body. */
+class ProviderError extends Error {
+  constructor(readonly upstream: UpstreamResponse) {
+    super(`provider answered ${upstream.status}`)
+  }
+}
+
+/** Why an upstream call failed, for the outcome hooks; undefined when it is not the provider's doing (the caller left). */
+function failureReason(err: unknown): UpstreamFailureReason | undefined {
+  const code = (err as { code?: string }).code
+  if (code === 'upstream_timeout') return 'timeout'
+  if (code === 'upstream_unreachable') {
+    return /ECONNRESET|UND_ERR_SOCKET|EPIPE|other side closed/i.test((err as Error).message)
+      ? 'reset'
+      : 'unreachable'
+  }
+  if (code === 'client_closed') return undefined
+  return err instanceof GovError && err.status >= 500 ? 'status' : undefined
+}
+
+function parseUpstreamJson(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text)
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
+  } catch {}
+  throw new Refusal('upstream_invalid_response', 'the provider answered with a body that is not JSON', 502)
+}
+
+/** The text of an answer before any response step edits it (the feedback turn of a retry quotes it). */
+function answerText(answer: Answer): string {
+  let text = ''
+  for (const part of answer.message.parts) if (part.kind === 'text') text += part.text
+  return text
 }

@@ -7,6 +7,9 @@
 import type { ConnectionOptions } from 'node:tls'
 import type { KeyValueStore } from '@gov/core'
 import type { Redis } from 'ioredis'
+import { MemorySessionBackend } from '../sessions/memory-session-backend.js'
+import { RedisSessionBackend } from '../sessions/redis-session-backend.js'
+import type { SessionBackend } from '../sessions/session-backend.js'
 import {
   type EventBus,
   endConnection,
@@ -44,6 +47,8 @@ export interface CreateKvOptions {
 export interface KvHandle {
   readonly kind: 'memory' | 'redis'
   readonly kv: KeyValueStore
+  /** Per-(agent, session) step state with a sliding TTL. */
+  readonly sessions: SessionBackend
   readonly bus: EventBus
   /** True when the store answers; false (never a throw, never a hang) when it does not. */
   healthy(): Promise<boolean>
@@ -57,6 +62,7 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
     return {
       kind: 'memory',
       kv: new MemoryKv(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
+      sessions: new MemorySessionBackend(),
       bus,
       healthy: async () => true,
       close: () => bus.close(),
@@ -86,6 +92,7 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
   return {
     kind: 'redis',
     kv: new RedisKv(client, prefix),
+    sessions: new RedisSessionBackend(client, prefix),
     bus,
     healthy: async () => bus.listening && (await ping(client, healthTimeoutMs)),
     async close() {

@@ -1,4 +1,4 @@
-import type { StepCounter, StepMetrics } from '@gov/core'
+import type { StepCounter, StepGauge, StepMetrics } from '@gov/core'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 
 /**
@@ -17,6 +17,7 @@ export class GovMetrics implements StepMetrics {
   readonly upstreamDuration: Histogram<'provider' | 'status'>
   readonly requestDuration: Histogram<'vendor' | 'outcome'>
   readonly #stepCounters = new Map<string, Counter<string>>()
+  readonly #stepGauges = new Map<string, Gauge<string>>()
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry]
@@ -86,6 +87,22 @@ export class GovMetrics implements StepMetrics {
     return {
       inc(labels = {}, value = 1) {
         c.inc(labels, value)
+      },
+    }
+  }
+
+  /** Register (or fetch) a gauge for a step. Names must start with `gov_`. */
+  gauge(name: string, help: string, labelNames: readonly string[] = []): StepGauge {
+    if (!/^gov_[a-z0-9_]+$/.test(name)) throw new Error(`step metric name must match gov_[a-z0-9_]+: ${name}`)
+    let gauge = this.#stepGauges.get(name)
+    if (!gauge) {
+      gauge = new Gauge({ name, help, labelNames: [...labelNames], registers: [this.registry] })
+      this.#stepGauges.set(name, gauge)
+    }
+    const g = gauge
+    return {
+      set(labels, value) {
+        g.set(labels, value)
       },
     }
   }

@@ -2,7 +2,6 @@ import { type CallInfo, type ClassificationLevel, type Exchange, isClassificatio
 import type { JWTPayload } from 'jose'
 import type { Chain } from '../chain/chain.js'
 import type { CallState } from '../chain/chain-runner.js'
-import { allowedTools } from './allowed-tools.js'
 
 /** What one allowed call grants the agent: the facts a capability token carries. */
 export interface CapabilityGrant {
@@ -12,8 +11,10 @@ export interface CapabilityGrant {
   readonly pipeline: string
   readonly pipelineVersion: number
   readonly classification: ClassificationLevel
-  /** Tool names the agent may call in this session. */
+  /** Tool names offered upstream after every step narrowed them: what the agent may call. */
   readonly tools: readonly string[]
+  /** Labels steps granted (e.g. the session's taint: `pii`, `secret`, `untrusted`). */
+  readonly labels: readonly string[]
 }
 
 /** The claims of a gov capability token, as a tool server sees them after verification. */
@@ -28,13 +29,15 @@ export interface CapabilityClaims {
   readonly pipeline_version: number
   readonly classification: ClassificationLevel
   readonly tools: string[]
+  /** Labels steps granted, e.g. the session's taint. Absent in tokens minted before gov 0.2. */
+  readonly labels?: string[]
   readonly iat: number
   readonly exp: number
   /** Unique token id; the audit trail records it with the call. */
   readonly jti: string
 }
 
-/** The grant of a call the pipeline allowed, read from its state (so steps can narrow the tools). */
+/** The grant of a call the pipeline allowed: the tools left after narrowing, the labels steps granted. */
 export function grantOf(input: {
   call: CallInfo
   chain: Chain
@@ -49,7 +52,8 @@ export function grantOf(input: {
     pipeline: call.pipelineId ?? chain.key,
     pipelineVersion: call.pipelineVersion,
     classification: input.classification,
-    tools: allowedTools(input.exchange, input.state),
+    tools: [...new Set(input.exchange.tools.map((tool) => tool.name))],
+    labels: [...input.state.labels].sort(),
   }
 }
 
@@ -69,6 +73,7 @@ export function readClaims(payload: JWTPayload): CapabilityClaims | undefined {
     isClassificationLevel(p.classification) &&
     Array.isArray(p.tools) &&
     p.tools.every((tool) => typeof tool === 'string') &&
+    (p.labels === undefined || (Array.isArray(p.labels) && p.labels.every((l) => typeof l === 'string'))) &&
     isSeconds(p.iat) &&
     isSeconds(p.exp) &&
     isString(p.jti)

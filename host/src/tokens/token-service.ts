@@ -130,6 +130,7 @@ export class TokenService {
       pipeline_version: grant.pipelineVersion,
       classification: grant.classification,
       tools: [...grant.tools],
+      labels: [...grant.labels],
     }
     const token = signCompact(header, payload, key.alg, key.privateKey)
     this.#o.metrics.capabilityTokens.inc({ result: 'minted' })

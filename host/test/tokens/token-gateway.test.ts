@@ -11,7 +11,6 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../../src/testing/test-gateway.js'
-import { TOOLS_ALLOWED } from '../../src/tokens/allowed-tools.js'
 
 /** Narrows the granted tools to `search` when the text asks for it, as a tool filter would. */
 const narrowStep = defineStep({
@@ -24,7 +23,7 @@ const narrowStep = defineStep({
   create: () => ({
     onRequest: (ctx) => {
       const text = ctx.exchange.messages.at(-1)?.parts.at(-1)?.text ?? ''
-      if (text.includes('narrow')) ctx.state.set(TOOLS_ALLOWED, ['search'])
+      if (text.includes('narrow')) ctx.exchange.narrowTools((tool) => tool.name === 'search')
       return Verdicts.continue()
     },
   }),

@@ -93,6 +93,7 @@ export function sampleGrant(overrides: Partial<CapabilityGrant> = {}): Capabilit
     pipelineVersion: 3,
     classification: 'confidential',
     tools: ['search', 'send_email'],
+    labels: [],
     ...overrides,
   }
 }

@@ -29,7 +29,7 @@ export default defineStep({
   name: 'detect_business',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.1.0',
+  core: '>=0.1.0 <0.3.0',
   description:
     'Detects declared business terms and identifiers, confidentiality markings and financial figures; blocks, reports or masks them by classification level',
   settings: SettingsSchema,

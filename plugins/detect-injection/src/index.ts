@@ -17,7 +17,7 @@ export { InjectionDetector } from './detector.js'
 export type { InjectionInstance } from './instance.js'
 export { DIRECT_FINDING, INDIRECT_FINDING, INJECTION_DETECTED } from './instance.js'
 export type { Channel } from './match-rules.js'
-export { DEFAULT_WEIGHTS_URL, loadDetector, MODEL_INVALID } from './model-file.js'
+export { DEFAULT_MODEL_URL, loadDetector, MODEL_INVALID } from './model-file.js'
 export type { InjectionSettings } from './settings.js'
 export { InjectionSettingsSchema, OFFLOAD_ABOVE_BYTES } from './settings.js'
 
@@ -28,7 +28,7 @@ export default defineStep({
   name: 'detect_injection',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.1.0',
+  core: '>=0.1.0 <0.3.0',
   description: 'Scores every text of a request for prompt injection and jailbreaks and blocks at a threshold',
   settings: InjectionSettingsSchema,
   create(settings, services) {

@@ -25,7 +25,7 @@ export default defineStep({
   name: 'detect_pii',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.1.0',
+  core: '>=0.1.0 <0.3.0',
   description:
     'Detects personal data (contact details, financial identifiers, names, places, organisations) and masks, blocks or reports it',
   settings: PiiSettings,

@@ -25,7 +25,7 @@ export default defineStep({
   name: 'scan_secrets',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.1.0',
+  core: '>=0.1.0 <0.3.0',
   description:
     'Finds API keys, tokens, private keys and passwords in prompts and answers; redacts, blocks or reports them',
   settings: ScanSecretsSettingsSchema,

@@ -1,0 +1,62 @@
+import { LRUCache } from 'lru-cache'
+import type { SessionBackend } from './session-backend.js'
+
+/** Per-session state in process: an LRU of maps, each entry's TTL renewed by every operation. */
+export class MemorySessionBackend implements SessionBackend {
+  readonly #hashes: LRUCache<string, Map<string, string>>
+
+  constructor(options: { maxSessions?: number; now?: () => number } = {}) {
+    this.#hashes = new LRUCache<string, Map<string, string>>({
+      max: options.maxSessions ?? 100_000,
+      ttlResolution: 0,
+      ...(options.now ? { perf: { now: options.now } } : {}),
+    })
+  }
+
+  /** The hash, created when absent, with its TTL renewed. */
+  #open(key: string, ttlMs: number): Map<string, string> {
+    let hash = this.#hashes.get(key)
+    if (!hash) hash = new Map()
+    this.#hashes.set(key, hash, { ttl: ttlMs })
+    return hash
+  }
+
+  async get(key: string, field: string, ttlMs: number) {
+    return this.#open(key, ttlMs).get(field)
+  }
+
+  async getMany(key: string, fields: readonly string[], ttlMs: number) {
+    const hash = this.#open(key, ttlMs)
+    return fields.map((f) => hash.get(f))
+  }
+
+  async set(key: string, field: string, value: string, ttlMs: number) {
+    this.#open(key, ttlMs).set(field, value)
+  }
+
+  async setIfAbsent(key: string, field: string, value: string, ttlMs: number) {
+    const hash = this.#open(key, ttlMs)
+    if (hash.has(field)) return false
+    hash.set(field, value)
+    return true
+  }
+
+  async incr(key: string, field: string, by: number, ttlMs: number) {
+    const hash = this.#open(key, ttlMs)
+    const next = Number(hash.get(field) ?? 0) + by
+    hash.set(field, String(next))
+    return next
+  }
+
+  async entries(key: string, ttlMs: number) {
+    return Object.fromEntries(this.#open(key, ttlMs))
+  }
+
+  async del(key: string, field: string, ttlMs: number) {
+    this.#open(key, ttlMs).delete(field)
+  }
+
+  async clear(key: string) {
+    this.#hashes.delete(key)
+  }
+}
