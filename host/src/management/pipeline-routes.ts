@@ -1,13 +1,14 @@
 import { GovError } from '@gov/core'
-import { parse as parseYaml } from 'yaml'
+import { parseDocument } from 'yaml'
 import type { AgentService } from '../agents/agent-service.js'
 import { agentView } from '../agents/agent-service.js'
 import { type AdminAudit, agentChange, idChange, pipelineChange } from '../audit/admin-entry.js'
 import { parseJson, readBody } from '../http/body.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
+import type { Logger } from '../logging.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
-import type { PipelineInput } from '../storage/store.js'
+import { type ContentSettings, DEFAULT_CONTENT_SETTINGS, type PipelineInput } from '../storage/store.js'
 import type { AdminGuard } from './admin-guard.js'
 import { PipelineCreate, PipelineUpdate, pathId, validator } from './schemas.js'
 
@@ -21,6 +22,7 @@ function input(
     preset: string
     overrides?: PipelineInput['overrides']
     allow_flags?: string[]
+    content?: Partial<ContentSettings>
   },
   id: string,
 ): PipelineInput {
@@ -29,16 +31,38 @@ function input(
     preset: body.preset,
     overrides: body.overrides ?? {},
     allow_flags: body.allow_flags ?? [],
+    // An update replaces the whole definition: keys left out go back to their defaults.
+    content: { ...DEFAULT_CONTENT_SETTINGS, ...body.content },
   }
 }
 
-/** Parse a `gov-pipeline.yaml` (or JSON) definition; 400 `invalid_yaml` when it is not YAML. */
-export function parsePipelineDefinition(text: string): unknown {
+/** A YAML warning (unknown tag, unknown directive…): the definition still parses. */
+export interface YamlWarning {
+  code: string
+  message: string
+  line: number | null
+  col: number | null
+}
+
+/**
+ * Parse a `gov-pipeline.yaml` (or JSON) definition; 400 `invalid_yaml` when it
+ * is not YAML. Warnings are returned, never printed: the caller logs them
+ * through the JSON logger (yaml would write them to stderr as plain text).
+ */
+export function parsePipelineDefinition(text: string): { definition: unknown; warnings: YamlWarning[] } {
+  let doc: unknown
+  let warnings: YamlWarning[]
   try {
-    const doc = parseYaml(text, { maxAliasCount: 100 }) as unknown
-    // `gov assess` writes the definition under `pipeline:`; a bare definition is accepted too.
-    if (doc && typeof doc === 'object' && 'pipeline' in doc) return (doc as { pipeline: unknown }).pipeline
-    return doc
+    const parsed = parseDocument(text, { logLevel: 'silent' })
+    if (parsed.errors.length > 0) throw parsed.errors[0]
+    warnings = parsed.warnings.map((w) => ({
+      code: w.code,
+      // yaml appends the offending source lines after " at line …"; the position is kept apart.
+      message: w.message.split(' at line ')[0]!,
+      line: w.linePos?.[0].line ?? null,
+      col: w.linePos?.[0].col ?? null,
+    }))
+    doc = parsed.toJS({ maxAliasCount: 100 }) as unknown
   } catch (err) {
     throw new GovError(
       'invalid_yaml',
@@ -46,6 +70,10 @@ export function parsePipelineDefinition(text: string): unknown {
       400,
     )
   }
+  // `gov assess` writes the definition under `pipeline:`; a bare definition is accepted too.
+  const definition =
+    doc && typeof doc === 'object' && 'pipeline' in doc ? (doc as { pipeline: unknown }).pipeline : doc
+  return { definition, warnings }
 }
 
 /** Pipelines: create, list, get (with resolved steps), update, delete, assign, import. */
@@ -57,6 +85,8 @@ export function registerPipelineRoutes(
     agents: AgentService
     audit: AdminAudit
     maxBodyBytes: number
+    /** Where YAML warnings of imported definitions go. */
+    logger?: Logger
   },
 ): void {
   const { guard, pipelines, agents, audit } = deps
@@ -114,14 +144,17 @@ export function registerPipelineRoutes(
     const admin = await guard.require(req, 'admin:write')
     const raw = await readBody(req, deps.maxBodyBytes)
     const type = String(req.headers['content-type'] ?? '')
-    const doc =
+    const { definition, warnings } =
       YAML_TYPES.test(type) || !type.includes('json')
         ? parsePipelineDefinition(raw.toString('utf8'))
-        : parseJson(raw)
-    const body = checkCreate(doc)
+        : { definition: parseJson(raw), warnings: [] }
+    const body = checkCreate(definition)
+    if (warnings.length > 0) {
+      deps.logger?.warn({ pipeline: body.pipeline_id, warnings }, 'pipeline definition has YAML warnings')
+    }
     const { record, created } = await pipelines.upsert(input(body, body.pipeline_id))
     const status = created ? 201 : 200
     await audit.recordAdmin(pipelineChange(admin, 'pipeline.import', status, record, { created }))
-    sendJson(res, status, pipelines.view(record))
+    sendJson(res, status, { ...pipelines.view(record), ...(warnings.length ? { warnings } : {}) })
   })
 }

@@ -5,6 +5,14 @@ import { Compile } from 'typebox/compile'
 const Id = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' })
 const Overrides = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))
 const Flags = Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,63}$' }), { maxItems: 32 })
+/** What the pipeline does with content gov cannot scan (`ContentSettings`); each key defaults. */
+const Content = Type.Object(
+  {
+    media: Type.Optional(Type.Union([Type.Literal('pass'), Type.Literal('refuse')])),
+    unknown_blocks: Type.Optional(Type.Union([Type.Literal('refuse'), Type.Literal('pass')])),
+  },
+  { additionalProperties: false },
+)
 
 /** `POST /pipelines` and `gov-pipeline.yaml`. */
 export const PipelineCreate = Type.Object(
@@ -13,6 +21,7 @@ export const PipelineCreate = Type.Object(
     preset: Type.String({ minLength: 1 }),
     overrides: Type.Optional(Overrides),
     allow_flags: Type.Optional(Flags),
+    content: Type.Optional(Content),
     /** Accepted in imported files: the file format version and a comment field. */
     version: Type.Optional(Type.Unknown()),
     description: Type.Optional(Type.String()),
@@ -27,6 +36,7 @@ export const PipelineUpdate = Type.Object(
     preset: Type.String({ minLength: 1 }),
     overrides: Type.Optional(Overrides),
     allow_flags: Type.Optional(Flags),
+    content: Type.Optional(Content),
   },
   { additionalProperties: false },
 )

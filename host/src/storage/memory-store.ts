@@ -14,6 +14,7 @@ import type {
   PipelineRecord,
   Store,
 } from './store.js'
+import { DEFAULT_CONTENT_SETTINGS } from './store.js'
 import {
   agentExistsError,
   keyInUseError,
@@ -61,6 +62,7 @@ export class MemoryStore implements Store {
       preset: input.preset,
       overrides: copy(input.overrides),
       allow_flags: [...input.allow_flags],
+      content: { ...(input.content ?? DEFAULT_CONTENT_SETTINGS) },
       version: 1,
       created_at: now,
       updated_at: now,
@@ -77,6 +79,7 @@ export class MemoryStore implements Store {
       preset: input.preset,
       overrides: copy(input.overrides),
       allow_flags: [...input.allow_flags],
+      content: { ...(input.content ?? DEFAULT_CONTENT_SETTINGS) },
       version: found.version + 1,
       updated_at: new Date().toISOString(),
     }

@@ -4,7 +4,7 @@
  * (`npx drizzle-kit generate` in `host/`); never edit applied migrations, add new ones.
  */
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import type { Overrides } from './store.js'
+import type { ContentSettings, Overrides } from './store.js'
 
 /** Pipelines: a preset plus per-step overrides; `version` grows on every update. */
 export const pipelines = pgTable('pipelines', {
@@ -12,6 +12,11 @@ export const pipelines = pgTable('pipelines', {
   preset: text('preset').notNull(),
   overrides: jsonb('overrides').$type<Overrides>().notNull(),
   allowFlags: jsonb('allow_flags').$type<string[]>().notNull(),
+  /** Media and unknown blocks: see `ContentSettings`. Rows older than the column read as the defaults. */
+  content: jsonb('content')
+    .$type<ContentSettings>()
+    .notNull()
+    .default({ media: 'pass', unknown_blocks: 'refuse' }),
   version: integer('version').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

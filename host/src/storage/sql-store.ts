@@ -20,6 +20,7 @@ import type {
   PipelineRecord,
   Store,
 } from './store.js'
+import { DEFAULT_CONTENT_SETTINGS } from './store.js'
 import {
   agentExistsError,
   keyInUseError,
@@ -114,6 +115,7 @@ export class SqlStore implements Store {
           preset: input.preset,
           overrides: input.overrides,
           allowFlags: input.allow_flags,
+          content: input.content ?? DEFAULT_CONTENT_SETTINGS,
           version: 1,
           createdAt: now,
           updatedAt: now,
@@ -135,6 +137,7 @@ export class SqlStore implements Store {
         preset: input.preset,
         overrides: input.overrides,
         allowFlags: input.allow_flags,
+        content: input.content ?? DEFAULT_CONTENT_SETTINGS,
         version: sql`${pipelines.version} + 1`,
         updatedAt: new Date(),
       })
@@ -310,6 +313,7 @@ function toPipeline(row: PipelineRow): PipelineRecord {
     preset: row.preset,
     overrides: row.overrides,
     allow_flags: row.allowFlags,
+    content: { ...DEFAULT_CONTENT_SETTINGS, ...row.content },
     version: row.version,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

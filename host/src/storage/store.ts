@@ -8,6 +8,23 @@
 /** Settings overrides of a pipeline: step name → settings object, or `{ disabled: true }`. */
 export type Overrides = Record<string, Record<string, unknown>>
 
+/**
+ * What a pipeline does with request content gov cannot scan: `media` (images,
+ * audio, base64 PDFs, files by id) passes with an `unscanned_content` finding
+ * or is refused; a block type gov does not know is refused (400
+ * `unsupported_content`) unless `unknown_blocks` is `pass`.
+ */
+export interface ContentSettings {
+  media: 'pass' | 'refuse'
+  unknown_blocks: 'refuse' | 'pass'
+}
+
+/** The content settings of a pipeline that sets none. */
+export const DEFAULT_CONTENT_SETTINGS: Readonly<ContentSettings> = Object.freeze({
+  media: 'pass',
+  unknown_blocks: 'refuse',
+})
+
 /** A stored pipeline. */
 export interface PipelineRecord {
   pipeline_id: string
@@ -15,6 +32,8 @@ export interface PipelineRecord {
   overrides: Overrides
   /** Caller flags that may relax governance for agents on this pipeline (e.g. `mode`, `pii`). */
   allow_flags: string[]
+  /** Content gov cannot scan: media and unknown blocks (defaults filled in). */
+  content: ContentSettings
   /** Starts at 1; every update adds 1. Chains are cached per (pipeline_id, version). */
   version: number
   created_at: string
@@ -27,6 +46,8 @@ export interface PipelineInput {
   preset: string
   overrides: Overrides
   allow_flags: string[]
+  /** {@link DEFAULT_CONTENT_SETTINGS} when absent. */
+  content?: ContentSettings
 }
 
 /** A stored agent. The API key itself is never stored, only its SHA-256 hash. */
@@ -129,7 +150,7 @@ export interface Store {
   listPipelines(): Promise<PipelineRecord[]>
   getPipeline(pipelineId: string): Promise<PipelineRecord | undefined>
   createPipeline(input: PipelineInput): Promise<PipelineRecord>
-  /** Replace preset, overrides and allow_flags; bumps version. */
+  /** Replace preset, overrides, allow_flags and content; bumps version. */
   updatePipeline(input: PipelineInput): Promise<PipelineRecord>
   deletePipeline(pipelineId: string): Promise<void>
 

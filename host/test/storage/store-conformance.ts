@@ -10,7 +10,12 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { it } from 'node:test'
 import { GovError } from '@gov/core'
-import type { AgentRecord, PipelineInput, Store } from '../../src/storage/store.js'
+import {
+  type AgentRecord,
+  DEFAULT_CONTENT_SETTINGS,
+  type PipelineInput,
+  type Store,
+} from '../../src/storage/store.js'
 import { StoreErrorCodes } from '../../src/storage/store-errors.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -65,6 +70,7 @@ export function describeStoreConformance(getStore: () => Store): void {
       { ...created, created_at: undefined, updated_at: undefined },
       {
         ...input,
+        content: DEFAULT_CONTENT_SETTINGS,
         version: 1,
         created_at: undefined,
         updated_at: undefined,
@@ -74,6 +80,23 @@ export function describeStoreConformance(getStore: () => Store): void {
     assert.equal(created.updated_at, created.created_at)
     assert.deepEqual(await store.getPipeline(input.pipeline_id), created)
     assert.ok((await store.listPipelines()).some((p) => p.pipeline_id === input.pipeline_id))
+  })
+
+  it('stores the content settings create and update set (defaults when absent)', async () => {
+    const store = getStore()
+    const input = pipelineInput()
+    await store.createPipeline({ ...input, content: { media: 'refuse', unknown_blocks: 'refuse' } })
+    assert.deepEqual((await store.getPipeline(input.pipeline_id))?.content, {
+      media: 'refuse',
+      unknown_blocks: 'refuse',
+    })
+    await store.updatePipeline({ ...input, content: { media: 'pass', unknown_blocks: 'pass' } })
+    assert.deepEqual((await store.getPipeline(input.pipeline_id))?.content, {
+      media: 'pass',
+      unknown_blocks: 'pass',
+    })
+    await store.updatePipeline(input)
+    assert.deepEqual((await store.getPipeline(input.pipeline_id))?.content, DEFAULT_CONTENT_SETTINGS)
   })
 
   it('round-trips nested, unicode and numeric overrides exactly', async () => {

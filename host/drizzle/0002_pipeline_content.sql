@@ -1,0 +1,1 @@
+ALTER TABLE "pipelines" ADD COLUMN "content" jsonb DEFAULT '{"media":"pass","unknown_blocks":"refuse"}'::jsonb NOT NULL;
