@@ -115,6 +115,11 @@ export interface StepInstance {
    * a JSON-safe summary, never raw sensitive values. Omit when the step keeps nothing to show.
    */
   describeSession?(session: SessionState): Promise<Record<string, unknown> | undefined>
+  /**
+   * What this step keeps about an agent across sessions, for admins, as named
+   * sections (`{ spend: {...} }` is what `GET /agents/{id}/spend` returns). JSON-safe.
+   */
+  describeAgent?(agentId: string): Promise<Record<string, unknown> | undefined>
   /** Release resources when the pipeline version is replaced. */
   close?(): void | Promise<void>
 }
