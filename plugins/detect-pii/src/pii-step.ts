@@ -2,6 +2,7 @@ import type {
   HookContext,
   RequestContext,
   ResponseContext,
+  SessionStore,
   StepCounter,
   StepInstance,
   StepServices,
@@ -43,9 +44,9 @@ function exceedsBytes(text: string, limit: number): boolean {
 export class PiiStep implements StepInstance {
   readonly #settings: PiiSettings
   readonly #services: StepServices
+  readonly #sessions: SessionStore
   readonly #plain: PlainAnalyzerOptions
   readonly #cache: LRUCache<string, Detection[]> | undefined
-  readonly #assignments = new LRUCache<string, string>({ max: 20_000, ttl: 10 * 60_000 })
   readonly #counter: StepCounter
   readonly #needsEntities: boolean
   readonly #workerUrl: URL
@@ -58,6 +59,7 @@ export class PiiStep implements StepInstance {
   constructor(settings: PiiSettings, services: StepServices, options: PiiStepOptions = {}) {
     this.#settings = settings
     this.#services = services
+    this.#sessions = services.sessions({ ttlMs: settings.session_ttl_seconds * 1000 })
     this.#plain = plainOptions(settings)
     this.#needsEntities = this.#plain.entities
     this.#workerUrl = options.workerUrl ?? ANALYSIS_WORKER_URL
@@ -155,12 +157,7 @@ export class PiiStep implements StepInstance {
   #placeholders(ctx: HookContext): PlaceholderMap {
     let map = ctx.state.get(STATE_KEY) as PlaceholderMap | undefined
     if (!map) {
-      map = new PlaceholderMap(
-        this.#services.kv,
-        ctx.call.sessionId,
-        this.#settings.session_ttl_seconds * 1000,
-        this.#assignments,
-      )
+      map = new PlaceholderMap(this.#sessions.of(ctx.call))
       ctx.state.set(STATE_KEY, map)
     }
     return map

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { levelRank } from '@gov/core'
 import {
-  MemoryKeyValueStore,
+  MemorySessions,
   makeAnswer,
   makeExchange,
   makeRequestContext,
@@ -41,8 +41,8 @@ describe('detect_pii step', () => {
   })
 
   it('keeps placeholders stable across the turns of one session', async () => {
-    const kv = new MemoryKeyValueStore()
-    const { step } = await makeStep({}, makeServices('detect_pii', { kv }))
+    const memorySessions = new MemorySessions()
+    const { step } = await makeStep({}, makeServices('detect_pii', { memorySessions }))
     const call = { sessionId: 'sess-1' }
     const first = userSays('My name is Randy Shaw, mail randy@example.org')
     await step.onRequest(makeRequestContext(first, { call }))
@@ -57,7 +57,7 @@ describe('detect_pii step', () => {
     assert.equal(second.messages[1].parts[0].text, 'Hello <PERSON_1>!')
     assert.equal(second.messages[2].parts[0].text, 'Also cc <PERSON_2> and <EMAIL_ADDRESS_1>')
     // A second instance (another replica) sharing the store sees the same mapping.
-    const { step: other } = await makeStep({}, makeServices('detect_pii', { kv }))
+    const { step: other } = await makeStep({}, makeServices('detect_pii', { memorySessions }))
     const third = userSays('Maria Gonzalez again')
     await other.onRequest(makeRequestContext(third, { call }))
     assert.equal(third.messages[0].parts[0].text, '<PERSON_2> again')
@@ -94,9 +94,57 @@ describe('detect_pii step', () => {
     assert.equal(args.address, '221B Baker Street\nLondon')
   })
 
+  it('never restores another agent’s values, whatever session id it sends', async () => {
+    const memorySessions = new MemorySessions()
+    const { step } = await makeStep({}, makeServices('detect_pii', { memorySessions }))
+    const a = { sessionId: 'shared-1', agentId: 'agent-a' }
+    const b = { sessionId: 'shared-1', agentId: 'agent-b' }
+    const mine = userSays('my email is victim.person@corp-secret.example')
+    await step.onRequest(makeRequestContext(mine, { call: a }))
+    assert.equal(mine.messages[0].parts[0].text, 'my email is <EMAIL_ADDRESS_1>')
+    const answer = makeAnswer('A short note to <EMAIL_ADDRESS_1>.')
+    await step.onBufferedResponse(
+      makeResponseContext(userSays('Please write a short note to <EMAIL_ADDRESS_1>'), answer, { call: b }),
+    )
+    assert.equal(answer.message.parts[0].text, 'A short note to <EMAIL_ADDRESS_1>.')
+    // Agent B's own values number from 1 in its own session.
+    const theirs = userSays('mail bob@example.org')
+    await step.onRequest(makeRequestContext(theirs, { call: b }))
+    assert.equal(theirs.messages[0].parts[0].text, 'mail <EMAIL_ADDRESS_1>')
+  })
+
+  it('forgets a session as a whole once it was unused for its TTL, and the TTL slides with use', async () => {
+    let now = 1_000_000
+    const memorySessions = new MemorySessions(() => now)
+    const { step } = await makeStep(
+      { session_ttl_seconds: 60 },
+      makeServices('detect_pii', { memorySessions }),
+    )
+    const call = { sessionId: 'sess-ttl' }
+    const first = userSays('write to ann@example.org')
+    await step.onRequest(makeRequestContext(first, { call }))
+    now += 50_000
+    // Used again before expiry: the whole map lives on.
+    const again = makeAnswer('Done: <EMAIL_ADDRESS_1>')
+    await step.onBufferedResponse(makeResponseContext(userSays('?'), again, { call }))
+    assert.equal(again.message.parts[0].text, 'Done: ann@example.org')
+    now += 50_000
+    const still = makeAnswer('<EMAIL_ADDRESS_1>')
+    await step.onBufferedResponse(makeResponseContext(userSays('?'), still, { call }))
+    assert.equal(still.message.parts[0].text, 'ann@example.org')
+    now += 61_000
+    // Expired as a whole: the counter restarts and the new value cannot be confused with the old one.
+    const later = userSays('write to zed@example.org')
+    await step.onRequest(makeRequestContext(later, { call }))
+    assert.equal(later.messages[0].parts[0].text, 'write to <EMAIL_ADDRESS_1>')
+    const answer = makeAnswer('<EMAIL_ADDRESS_1>')
+    await step.onBufferedResponse(makeResponseContext(userSays('?'), answer, { call }))
+    assert.equal(answer.message.parts[0].text, 'zed@example.org')
+  })
+
   it('restores placeholders of earlier turns of the session', async () => {
-    const kv = new MemoryKeyValueStore()
-    const { step } = await makeStep({}, makeServices('detect_pii', { kv }))
+    const memorySessions = new MemorySessions()
+    const { step } = await makeStep({}, makeServices('detect_pii', { memorySessions }))
     const call = { sessionId: 'sess-2' }
     await step.onRequest(makeRequestContext(userSays('Call Randy Shaw'), { call }))
     const later = userSays('And now?')
