@@ -96,6 +96,11 @@ export const SECRET_KINDS = {
     family: 'generic',
     label: 'High-entropy value assigned to a password / secret / token / key',
   },
+  high_entropy_string: {
+    level: 'confidential',
+    family: 'generic',
+    label: 'Random-looking token with no name or vendor shape (switch off to report named secrets only)',
+  },
 } as const satisfies Record<string, { level: ClassificationLevel; family: string; label: string }>
 
 /** A kind id, e.g. `github_token`. */

@@ -82,7 +82,7 @@ const PLACEHOLDER_WORDS = new Set([
 
 /** Fragments that betray a placeholder anywhere in the value (strict policy). */
 const PLACEHOLDER_FRAGMENTS =
-  /your[_-]?(?:own[_-]?)?(?:api|key|token|secret|pass|app|client|access)|(?:api|secret|access)[_-]?key[_-]?here|_here\b|[_-]here$|insert[_-]?|replace[_-]?(?:me|with|this)|put[_-]?your|placeholder|redacted|dummy|example|sample|changeme|change[_-]me|not[_-]?a[_-]?real|notreal|xxxx|\*\*\*|\.\.\.|…|####|passw(?:or)?d/i
+  /your[_-]?(?:own[_-]?)?(?:api|key|token|secret|pass|app|client|access)|(?:api|secret|access)[_-]?key[_-]?here|_here\b|[_-]here$|insert[_-]?|replace[_-]?(?:me|with|this)|put[_-]?your|placeholder|redacted|dummy|fake|tooshort|example|sample|changeme|change[_-]me|not[_-]?a[_-]?real|notreal|xxxx|\*\*\*|\.\.\.|…|####|passw(?:or)?d/i
 
 /** Runs of one character that only placeholders and masks contain. */
 const MASK_RUN = /([xX*#.•])\1{4,}/

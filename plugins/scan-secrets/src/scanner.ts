@@ -44,6 +44,8 @@ export class SecretScanner {
   readonly #ctx: RuleContext
   readonly #allowList: AllowList
   readonly #minScore: number
+  /** A rule with no keywords (the lone high-entropy token) runs on every text. */
+  readonly #hasKeywordlessRule: boolean
 
   constructor(options: ScannerOptions) {
     this.#rules = options.rules.filter((rule) => options.kinds[rule.kind] !== false)
@@ -57,6 +59,7 @@ export class SecretScanner {
     this.#ctx = { entropyThreshold: options.entropyThreshold }
     this.#allowList = options.allowList
     this.#minScore = options.minScore
+    this.#hasKeywordlessRule = this.#rules.some((rule) => rule.keywords.length === 0)
   }
 
   /** Number of active rules (after `kinds`). */
@@ -68,10 +71,10 @@ export class SecretScanner {
   scan(text: string): Detection[] {
     if (text.length < 8) return []
     const present = this.#presentKeywords(text)
-    if (present.size === 0) return []
+    if (present.size === 0 && !this.#hasKeywordlessRule) return []
     const found: Detection[] = []
     for (const rule of this.#rules) {
-      if (!rule.keywords.some((k) => present.has(k))) continue
+      if (rule.keywords.length > 0 && !rule.keywords.some((k) => present.has(k))) continue
       this.#runRule(rule, text, found)
     }
     return resolveOverlaps(found)

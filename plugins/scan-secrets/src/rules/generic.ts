@@ -107,6 +107,7 @@ const TOKEN_DISQUALIFIERS = new Set([
 export function nameWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .map((w) => w.toLowerCase().replace(/\d+$/, ''))
     .filter(Boolean)
@@ -143,7 +144,7 @@ function isNotSecretLiteral(value: string, password: boolean): boolean {
  * Values that start like a vendor token are judged by that vendor's rule alone:
  * when it rejected the shape (`xoxp-1234-…`), the generic rule must not revive it.
  */
-const VENDOR_PREFIX =
+export const VENDOR_PREFIX =
   /^(?:xox[abposre][-.]|xapp-|gh[pousr]_|github_pat_|gl(?:pat|ptt|rt|dt|cbt|ft|imt|soat|agent|oas|ffct)-|sk-|[sr]k_(?:live|test|prod)_|AKIA|ASIA|AIza|hf_|api_org_|npm_|pypi-|sq0(?:atp|csp)-|shp(?:at|ca|pa|ss)_|SG\.|do[opr]_v1_|gl(?:c|sa)_|sntry[su]_|hv[sb]\.|ops_|dapi|pul-|pnu_|rdme_|ntn_|lin_api_|PMAK-|ico-|AGE-SECRET-KEY-)/
 
 /** Checks the value of a generic assignment; scores stay below those of vendor rules. */

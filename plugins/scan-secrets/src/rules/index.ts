@@ -3,6 +3,7 @@ import { AI_RULES } from './ai.js'
 import { CHAT_RULES } from './chat.js'
 import { CLOUD_RULES } from './cloud.js'
 import { CODE_RULES } from './code.js'
+import { CONTEXT_RULES } from './context.js'
 import { GENERIC_RULES } from './generic.js'
 import { PAYMENT_RULES } from './payments.js'
 import { SAAS_RULES } from './saas.js'
@@ -18,4 +19,5 @@ export const ALL_RULES: readonly SecretRule[] = [
   ...SAAS_RULES,
   ...STRUCTURAL_RULES,
   ...GENERIC_RULES,
+  ...CONTEXT_RULES,
 ]

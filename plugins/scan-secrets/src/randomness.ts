@@ -1,0 +1,128 @@
+/**
+ * Whether a token reads as machine-generated (a key, a token) rather than as
+ * something people write (identifiers, words, paths, versions) or as a known
+ * non-secret artefact (digests, UUIDs, lockfile integrity strings, public
+ * keys, base64 media). One pass over the token; callers cap its length.
+ */
+import { effectiveEntropyThreshold, shannonEntropy } from './entropy.js'
+import { isPlaceholder } from './placeholder.js'
+
+/** Counts of one token's characters. */
+interface Shape {
+  readonly upper: number
+  readonly lower: number
+  readonly digit: number
+  readonly other: number
+  /** Lower-case letters that are vowels (words have many, random text few). */
+  readonly vowels: number
+  /** Neighbours whose class differs (letter/digit, upper/lower). */
+  readonly switches: number
+  /** Longest run of letters. */
+  readonly longestLetterRun: number
+  readonly hexOnly: boolean
+}
+
+function shapeOf(token: string): Shape {
+  let upper = 0
+  let lower = 0
+  let digit = 0
+  let other = 0
+  let vowels = 0
+  let switches = 0
+  let run = 0
+  let longestLetterRun = 0
+  let hexOnly = true
+  let previous = -1
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    let cls: number
+    if (c >= 65 && c <= 90) {
+      upper++
+      cls = 0
+      if (c > 70) hexOnly = false
+    } else if (c >= 97 && c <= 122) {
+      lower++
+      cls = 1
+      if (c > 102) hexOnly = false
+      if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117) vowels++
+    } else if (c >= 48 && c <= 57) {
+      digit++
+      cls = 2
+    } else {
+      other++
+      cls = 3
+      if (c !== 45) hexOnly = false
+    }
+    if (cls <= 1) {
+      run++
+      if (run > longestLetterRun) longestLetterRun = run
+    } else run = 0
+    if (previous >= 0 && cls !== previous) switches++
+    previous = cls
+  }
+  return { upper, lower, digit, other, vowels, switches, longestLetterRun, hexOnly }
+}
+
+function countOf(token: string, chars: string): number {
+  let count = 0
+  for (let i = 0; i < token.length; i++) if (chars.includes(token[i])) count++
+  return count
+}
+
+/** Prefixes of things that look random but are not secrets. */
+const NOT_SECRET_PREFIX =
+  /^(?:sha(?:1|224|256|384|512)[-:]|md5[-:]|h1:|blake2b?[-:]|sri-|pk_(?:live|test)_|AAAA[B-E]|iVBORw0KGgo|R0lGOD|\/9j\/|UklGR|data:|ey[A-Za-z0-9_-]{10,}\.ey)/
+
+/** Hex digests of the usual lengths, possibly grouped, and UUIDs. */
+const DIGEST_OR_UUID =
+  /^(?:[0-9a-f]{7,12}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64})$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A token with no context at all: held to a high bar, because prose, code and
+ * tool output are full of identifiers, hashes and IDs. Mixed letters and
+ * digits, many class switches, few vowels, high entropy, not a digest or a
+ * known artefact, not a placeholder.
+ */
+export function looksLikeLoneSecret(token: string): boolean {
+  const n = token.length
+  if (n < 20 || n > 128) return false
+  if (NOT_SECRET_PREFIX.test(token) || DIGEST_OR_UUID.test(token)) return false
+  const s = shapeOf(token)
+  if (s.hexOnly) return false
+  const letters = s.upper + s.lower
+  if (s.digit < 2 || letters < n * 0.3) return false
+  // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
+  if (s.switches < n * 0.28) return false
+  if (s.longestLetterRun > Math.max(9, n / 4)) return false
+  if (s.lower >= 8 && s.vowels / s.lower > 0.33) return false
+  // Base64 with its `+` and `/` is mostly encoded data (images, hashes, ciphertext) when it stands alone.
+  if (s.other > 2) return false
+  if (shannonEntropy(token) < effectiveEntropyThreshold(n, 4.0)) return false
+  return !isPlaceholder(token, 'strict')
+}
+
+/**
+ * A token right after words that name it a key, token, password or secret:
+ * random enough to be one, and not a placeholder, a digest-shaped value of a
+ * hash context, a word, a path or an identifier.
+ */
+export function looksLikeNamedSecret(token: string, password: boolean): boolean {
+  const n = token.length
+  if (n < (password ? 8 : 12) || n > 300) return false
+  if (NOT_SECRET_PREFIX.test(token)) return false
+  if (isPlaceholder(token, 'strict')) return false
+  // `$VAR`, `${VAR}`: a reference, not a value; `FOO_API_KEY`: the name of an environment variable.
+  if (token[0] === '$' || /\$[{(]/.test(token)) return false
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token) && !/\d.*\d.*\d/.test(token)) return false
+  const s = shapeOf(token)
+  const letters = s.upper + s.lower
+  if (letters === 0) return false
+  // Without digits or symbols a key still mixes cases throughout; words and identifiers do not.
+  const symbols = s.other - countOf(token, '_-.@')
+  if (s.digit === 0 && symbols === 0 && (n < 24 || s.upper < 2 || s.lower < 2 || s.switches < n * 0.45))
+    return false
+  if (/^\d[\d.,:-]*$/.test(token) || /^v?\d+(?:\.\d+)+/.test(token)) return false
+  if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\/|\.\.?\/|~\/)/i.test(token) || /\.[a-z]{2,4}$/.test(token)) return false
+  if (s.lower >= 8 && s.vowels / s.lower > 0.38 && s.switches < n * 0.2) return false
+  return shannonEntropy(token) >= effectiveEntropyThreshold(n, password ? 2.8 : 3.3)
+}
