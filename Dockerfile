@@ -1,5 +1,9 @@
-# gov gateway image: build stage compiles the workspaces, run stage holds the
-# compiled packages and production dependencies only, as non-root user 999.
+# gov gateway image: the build stage compiles the workspaces; the run stage
+# holds the compiled packages and production dependencies only. The files
+# belong to root and are read-only for the service user 999, so even without
+# the runtime's read-only root filesystem gov cannot change its own code; the
+# entrypoint disables core dumps. Run it with --read-only --tmpfs /tmp
+# --cap-drop ALL --security-opt no-new-privileges (docker-compose.yml does).
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY . .
@@ -8,9 +12,14 @@ RUN npm ci --no-fund --no-audit && npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production GOV_HOST=0.0.0.0 GOV_PORT=8080
 WORKDIR /app
-COPY --from=build --chown=999:999 /src /app
+COPY --from=build /src /app
+COPY deploy/docker/entrypoint.sh /usr/local/bin/gov-entrypoint
+# Root-owned, not writable by anyone else; no setuid/setgid bits left for an escalation.
+RUN chown -R root:root /app && chmod -R go-w /app \
+ && chmod 0755 /usr/local/bin/gov-entrypoint \
+ && find / -xdev -perm /6000 -type f -exec chmod a-s {} + 2>/dev/null || true
 USER 999:999
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:8080/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "--import", "reflect-metadata", "cli/bin/gov.js"]
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.GOV_PORT||8080)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["/usr/local/bin/gov-entrypoint"]
 CMD ["serve"]

@@ -15,7 +15,7 @@
 #
 # Environment:
 #   GOV_IMAGE                   image repository (default ghcr.io/gov-project/gov)
-#   GOV_COMPOSE_FILE            compose file (default deploy/docker-compose.yml next to this script)
+#   GOV_COMPOSE_FILE            compose file (default docker-compose.yml at the repository root)
 #   GOV_REPLICAS                compose services to roll, in order (default "gov-1 gov-2 gov-3")
 #   GOV_STATE_DIR               where versions are recorded (default /var/lib/gov-upgrade)
 #   GOV_COSIGN_KEY              cosign public key (default deploy/cosign.pub); keyless when unset and absent:
@@ -28,7 +28,7 @@ set -eu
 
 here="$(cd "$(dirname "$0")" && pwd)"
 image="${GOV_IMAGE:-ghcr.io/gov-project/gov}"
-compose_file="${GOV_COMPOSE_FILE:-$here/../deploy/docker-compose.yml}"
+compose_file="${GOV_COMPOSE_FILE:-$here/../docker-compose.yml}"
 replicas="${GOV_REPLICAS:-gov-1 gov-2 gov-3}"
 state="${GOV_STATE_DIR:-/var/lib/gov-upgrade}"
 backup_cmd="${GOV_BACKUP_CMD:-$here/backup.sh}"
@@ -74,7 +74,14 @@ case "$timeout$poll" in
 esac
 ref="$image:$target"
 
-compose() { docker compose -f "$compose_file" "$@"; }
+# The compose plugin (`docker compose`) when present, else the standalone docker-compose.
+if docker compose version >/dev/null 2>&1; then
+  compose() { docker compose -f "$compose_file" "$@"; }
+elif command -v docker-compose >/dev/null 2>&1; then
+  compose() { docker-compose -f "$compose_file" "$@"; }
+else
+  die "neither 'docker compose' nor docker-compose is installed"
+fi
 
 # wait_healthy SERVICE: 0 once the container's health check passes, 1 when it fails or time runs out.
 wait_healthy() {

@@ -24,6 +24,7 @@ if [ "$1" = pull ]; then
   exit 0
 fi
 if [ "$1" = compose ]; then
+  [ "$2" = version ] && exit 0
   shift 3
   case "$1" in
     up) svc=$(eval echo "\\$$#"); echo "up $svc $GOV_VERSION" >>"$log"; echo "$GOV_VERSION" >"$FAKE_DIR/$svc.version" ;;
