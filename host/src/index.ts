@@ -19,6 +19,7 @@ import { createSecretSource } from './secrets/create-secret-source.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import { buildRouter, createHttpServer } from './server.js'
 import { createStore } from './storage/create-store.js'
+import { readStorageSettings } from './storage/storage-settings.js'
 import { CertificateStore } from './tls/certificate-store.js'
 import { readTlsSettings } from './tls/tls-settings.js'
 import type { TokenService } from './tokens/token-service.js'
@@ -92,10 +93,14 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
     throw err
   }
   const config = await loadConfig(env, secrets).catch(fail)
+  const storage = await Promise.resolve(env).then(readStorageSettings).catch(fail)
   const store = createStore({
+    ...storage,
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: options.databaseSchema,
+    // A dropped connection fails only the query in flight; the pool reconnects.
+    onError: (err) => logger.warn({ err: err.message }, 'database connection error'),
   })
   await store.init().catch(fail)
   opened.push(() => store.close())

@@ -21,7 +21,7 @@ import { registerTokenRoutes } from './tokens/token-routes.js'
 /** Build the router with every route of the gateway. */
 export function buildRouter(c: DependencyContainer): Router {
   const config = c.resolve<GovConfig>(TOKENS.Config)
-  const router = new Router(c.resolve(TOKENS.Metrics))
+  const router = new Router(c.resolve(TOKENS.Metrics), c.resolve(TOKENS.Logger))
   const gateway = c.resolve<GatewayHandler>(TOKENS.Gateway)
   const adapters = c.resolve<Adapters>(TOKENS.Adapters)
   router.on('POST', '/v1/chat/completions', (req, res) => gateway.handle(adapters.openai, req, res))
@@ -33,7 +33,11 @@ export function buildRouter(c: DependencyContainer): Router {
     audit: c.resolve<AuditTrail>(TOKENS.Audit),
     maxBodyBytes: config.maxBodyBytes,
   } as const
-  registerPipelineRoutes(router, { ...shared, pipelines: c.resolve(TOKENS.Pipelines) })
+  registerPipelineRoutes(router, {
+    ...shared,
+    pipelines: c.resolve(TOKENS.Pipelines),
+    logger: c.resolve(TOKENS.Logger),
+  })
   registerAgentRoutes(router, shared)
   registerHealthRoutes(router, {
     ...shared,

@@ -24,12 +24,19 @@ export function agentView(agent: AgentRecord): AgentView {
 }
 
 /**
+ * How long a replica trusts a cached key lookup. Changes are invalidated on
+ * every replica through the bus; when the bus (Redis) is down, this is the
+ * bound after which a deleted or rotated key stops working everywhere.
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 5_000
+
+/**
  * Agents and their keys. The key is shown once, at creation or rotation; only
- * its SHA-256 is stored. Lookups by key are cached so the hot path never waits
- * on the database; changes invalidate the cache on every replica.
+ * its SHA-256 is stored. Lookups by key are cached so the hot path rarely waits
+ * on the database (one read per key per 5 s); changes invalidate the cache on every replica.
  */
 export class AgentService {
-  readonly #byHash = new LRUCache<string, AgentRecord>({ max: 10_000, ttl: 60_000 })
+  readonly #byHash = new LRUCache<string, AgentRecord>({ max: 10_000, ttl: CREDENTIAL_CACHE_TTL_MS })
 
   constructor(
     private readonly store: Store,
@@ -37,6 +44,7 @@ export class AgentService {
     private readonly seats: number | undefined,
   ) {
     invalidator.on('agent', (keyHash) => this.#byHash.delete(keyHash))
+    invalidator.onReset(() => this.#byHash.clear())
   }
 
   async byKey(key: string): Promise<AgentRecord | undefined> {

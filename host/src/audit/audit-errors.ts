@@ -6,9 +6,9 @@ import { GovError } from '@gov/core'
 
 export const AuditErrorCodes = {
   /**
-   * The record could not be written. A call is then answered 500 with this code
-   * instead of its answer (fail closed: no answer leaves gov unrecorded); a
-   * management change stays applied but is answered 500 with this code.
+   * The record could not be written within its deadline (database down,
+   * stalled, backlog full). HTTP 503. A call is then answered with this code
+   * instead of its answer (fail closed: no answer leaves gov unrecorded).
    */
   UNAVAILABLE: 'audit_unavailable',
   /** A `GET /audit` query parameter is not valid. HTTP 400. */
@@ -20,7 +20,7 @@ export function auditUnavailableError(): GovError {
   return new GovError(
     AuditErrorCodes.UNAVAILABLE,
     'the audit trail cannot be written; nothing is answered unrecorded',
-    500,
+    503,
   )
 }
 

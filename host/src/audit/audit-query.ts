@@ -83,10 +83,19 @@ function matching(value: string, pattern: RegExp, name: string, expected: string
   return value
 }
 
+/**
+ * Every record is written after 1970 and before 10000, so a bound outside that
+ * range selects the same records as the range's edge. Clamping keeps it inside
+ * what every store accepts (PostgreSQL has no year 0; a time zone can push
+ * `9999-12-31T23:00-05:00` into year 10000) and the answer stays correct.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1)
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
 function time(value: string, name: string): string {
   const ms = Date.parse(value)
   if (!ISO_TIME.test(value) || !Number.isFinite(ms)) {
     throw invalidQueryError(name, 'an ISO 8601 time with a zone, e.g. 2026-05-01T12:00:00Z')
   }
-  return new Date(ms).toISOString()
+  return new Date(Math.min(Math.max(ms, EARLIEST), LATEST)).toISOString()
 }

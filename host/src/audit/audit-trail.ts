@@ -29,6 +29,19 @@ export interface AuditTrailOptions {
    * is down or slow. Default 10 000.
    */
   maxPending?: number
+  /**
+   * Deadline of one append, from the call to commit; past it the append fails
+   * with 503 `audit_unavailable` (and is not written unless its transaction had
+   * begun). Default: the store's own deadline (`GOV_DB_STATEMENT_TIMEOUT_MS`), else 5000 ms.
+   */
+  appendTimeoutMs?: number
+  /**
+   * {@link AuditTrail.assertWritable} refuses while a write has been in flight
+   * longer than this (a stalled database); default 1000 ms or the append deadline if shorter.
+   */
+  stallMs?: number
+  /** {@link AuditTrail.assertWritable} refuses for this long after a failed write; default 1000 ms. */
+  failureHoldMs?: number
   /** Records read per page when verifying; default 1000. */
   verifyPageSize?: number
   /** The clock of record times. */
@@ -39,6 +52,10 @@ interface Pending {
   readonly entry: AuditEntry
   readonly resolve: (record: AuditRecord) => void
   readonly reject: (error: Error) => void
+  /** The append's deadline timer. */
+  timer: NodeJS.Timeout | undefined
+  /** Answered already (by the deadline): a later commit changes nothing for the caller. */
+  settled: boolean
 }
 
 /** Appends to, lists and verifies the audit chain of one store. */
@@ -47,20 +64,49 @@ export class AuditTrail {
   readonly #logger: Logger | undefined
   readonly #maxBatch: number
   readonly #maxPending: number
+  readonly #appendTimeoutMs: number
+  readonly #stallMs: number
+  readonly #failureHoldMs: number
   readonly #pageSize: number
   readonly #now: () => Date
   #pending: Pending[] = []
   #writing = false
   #idle: Promise<void> = Promise.resolve()
   #settleIdle: () => void = () => {}
+  /** `performance.now()` when the batch in flight went to the store. */
+  #batchStartedAt: number | undefined
+  /** `performance.now()` of the last failed write, cleared by a successful one. */
+  #failedAt: number | undefined
 
   constructor(store: Store, options: AuditTrailOptions = {}) {
     this.#store = store
     this.#logger = options.logger
     this.#maxBatch = options.maxBatch ?? 500
     this.#maxPending = options.maxPending ?? 10_000
+    this.#appendTimeoutMs = options.appendTimeoutMs ?? store.deadlineMs ?? 5000
+    this.#stallMs = options.stallMs ?? Math.min(1000, this.#appendTimeoutMs)
+    this.#failureHoldMs = options.failureHoldMs ?? 1000
     this.#pageSize = options.verifyPageSize ?? 1000
     this.#now = options.now ?? (() => new Date())
+  }
+
+  /**
+   * Throw 503 `audit_unavailable` when an append would most likely fail now:
+   * the backlog is full, a write has been in flight longer than `stallMs`
+   * (the database stalls), or a write failed within the last `failureHoldMs`.
+   * Synchronous and cheap: the gateway calls it before paying the provider for
+   * an answer it could not release. A pass is no promise; the append still decides.
+   */
+  assertWritable(): void {
+    if (!this.writable()) throw auditUnavailableError()
+  }
+
+  /** What {@link assertWritable} checks, as a boolean. */
+  writable(): boolean {
+    if (this.#pending.length >= this.#maxPending) return false
+    const now = performance.now()
+    if (this.#batchStartedAt !== undefined && now - this.#batchStartedAt > this.#stallMs) return false
+    return this.#failedAt === undefined || now - this.#failedAt > this.#failureHoldMs
   }
 
   /** Record a finished call; resolves once the record is durable. Rejects with `audit_unavailable`. */
@@ -80,7 +126,9 @@ export class AuditTrail {
       return Promise.reject(auditUnavailableError())
     }
     return new Promise<AuditRecord>((resolve, reject) => {
-      this.#pending.push({ entry, resolve, reject })
+      const pending: Pending = { entry, resolve, reject, timer: undefined, settled: false }
+      pending.timer = setTimeout(() => this.#expire(pending), this.#appendTimeoutMs)
+      this.#pending.push(pending)
       if (!this.#writing) {
         this.#writing = true
         this.#idle = new Promise((settle) => {
@@ -101,10 +149,11 @@ export class AuditTrail {
     return this.#store.listAudit(query)
   }
 
-  /** Re-check the whole chain, page by page, from `seq` 1. */
+  /** Re-check the whole chain, page by page, from `seq` 1 (or from the oldest record the store kept). */
   async verify(): Promise<VerifyResult> {
-    const verifier = new ChainVerifier()
-    let afterSeq: number | undefined
+    const anchor = this.#store.auditAnchor?.()
+    const verifier = new ChainVerifier(anchor)
+    let afterSeq: number | undefined = anchor?.seq
     for (;;) {
       const page = await this.#store.listAudit({
         order: 'asc',
@@ -117,9 +166,38 @@ export class AuditTrail {
     }
   }
 
+  /** The deadline passed: answer 503 now; a record still waiting is never written. */
+  #expire(pending: Pending): void {
+    if (pending.settled) return
+    pending.settled = true
+    const waiting = this.#pending.indexOf(pending)
+    if (waiting >= 0) this.#pending.splice(waiting, 1)
+    this.#failedAt = performance.now()
+    this.#logger?.error(
+      { action: pending.entry.action, deadlineMs: this.#appendTimeoutMs, inFlight: waiting < 0 },
+      'audit append missed its deadline',
+    )
+    pending.reject(auditUnavailableError())
+  }
+
+  #settle(pending: Pending, outcome: { record: AuditRecord } | { error: Error }): void {
+    clearTimeout(pending.timer)
+    if (pending.settled) {
+      if ('record' in outcome) {
+        // Its caller was answered 503 already; the record stands in the chain all the same.
+        this.#logger?.warn({ seq: outcome.record.seq }, 'audit record committed after its deadline')
+      }
+      return
+    }
+    pending.settled = true
+    if ('record' in outcome) pending.resolve(outcome.record)
+    else pending.reject(outcome.error)
+  }
+
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#maxBatch)
+      this.#batchStartedAt = performance.now()
       try {
         let sealed: (AuditRecord | undefined)[] = []
         await this.#store.appendAudit((head) => {
@@ -129,18 +207,22 @@ export class AuditTrail {
           )
           return sealed.filter((record) => record !== undefined)
         })
+        this.#failedAt = undefined
         for (const [i, p] of batch.entries()) {
           const record = sealed[i]
-          if (record) p.resolve(record)
+          if (record) this.#settle(p, { record })
           else {
             this.#logger?.error({ action: p.entry.action }, 'audit entry has no canonical JSON form')
-            p.reject(auditUnavailableError())
+            this.#settle(p, { error: auditUnavailableError() })
           }
         }
       } catch (err) {
+        this.#failedAt = performance.now()
         this.#logger?.error({ err, records: batch.length }, 'audit append failed')
         const error = auditUnavailableError()
-        for (const p of batch) p.reject(error)
+        for (const p of batch) this.#settle(p, { error })
+      } finally {
+        this.#batchStartedAt = undefined
       }
     }
     this.#writing = false

@@ -29,6 +29,11 @@ export interface VerifyResult {
   readonly first_broken?: ChainBreak
   /** The last record: keep it elsewhere to detect later truncation or a rewrite of the whole chain. */
   readonly head: { readonly seq: number; readonly hash: string } | null
+  /**
+   * Present when the store dropped the oldest records (the memory store's cap):
+   * the chain was checked from the record after this one, linking to its hash.
+   */
+  readonly anchor?: { readonly seq: number; readonly hash: string }
 }
 
 /** Feed records in `seq` order with {@link ChainVerifier.add}; read the verdict with {@link ChainVerifier.result}. */
@@ -38,6 +43,17 @@ export class ChainVerifier {
   #prevHash = GENESIS_HASH
   #broken: ChainBreak | undefined
   #head: { seq: number; hash: string } | null = null
+  readonly #anchor: { seq: number; hash: string } | undefined
+
+  /** @param anchor the last record before the first one fed, when older records were dropped */
+  constructor(anchor?: { seq: number; hash: string }) {
+    if (anchor) {
+      this.#anchor = { seq: anchor.seq, hash: anchor.hash }
+      this.#expectedSeq = anchor.seq + 1
+      this.#prevHash = anchor.hash
+      this.#head = { ...this.#anchor }
+    }
+  }
 
   add(record: AuditRecord): void {
     this.#count += 1
@@ -56,6 +72,7 @@ export class ChainVerifier {
       records: this.#count,
       ...(this.#broken ? { first_broken: this.#broken } : {}),
       head: this.#head,
+      ...(this.#anchor ? { anchor: this.#anchor } : {}),
     }
   }
 

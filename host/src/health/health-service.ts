@@ -106,6 +106,8 @@ export class HealthService {
     const { status } = await this.ready()
     const warnings: string[] = []
     warnings.push(...secretWarnings(this.deps.env, this.deps.secretsKind, this.deps.secretProblems?.() ?? []))
+    // E.g. the memory store's audit cap dropped records: the trail no longer starts at seq 1.
+    warnings.push(...(this.deps.store.warnings?.() ?? []))
     if (this.deps.env === 'production' && this.deps.store.kind === 'memory') {
       warnings.push('production_unsafe: storage is memory; pipelines, agents and keys are lost on restart')
     }

@@ -1,5 +1,6 @@
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { GovError } from '@gov/core'
+import type { Logger } from '../logging.js'
 
 /** Write a JSON answer. */
 export function sendJson(
@@ -28,8 +29,32 @@ export function toGovError(err: unknown): GovError {
   return new GovError('internal_error', 'internal error', 500)
 }
 
-/** Answer a management/health request with gov's error format. */
-export function sendGovError(res: ServerResponse, err: unknown): void {
+/**
+ * Answer a management/health request with gov's error format. Every 5xx is
+ * logged with its cause (the answer itself says only `internal error`): an
+ * unexpected error at `error` with its stack, a coded one (a dependency down) at `warn`.
+ */
+export function sendGovError(res: ServerResponse, err: unknown, logger?: Logger): void {
   const e = toGovError(err)
+  if (e.status >= 500 && logger) logServerError(logger, err, e, res.req)
   sendJson(res, e.status, govErrorBody(e.code, e.message, e.details))
+}
+
+/** Log one 5xx answer: what was asked (method, route path without the query), the code, and the cause. */
+export function logServerError(
+  logger: Logger,
+  err: unknown,
+  answered: GovError,
+  req?: Pick<IncomingMessage, 'method' | 'url'>,
+): void {
+  const fields = {
+    err,
+    code: answered.code,
+    status: answered.status,
+    method: req?.method,
+    // The query can carry ids and names; the path is enough to find the route.
+    path: req?.url?.split('?')[0],
+  }
+  if (err instanceof GovError) logger.warn(fields, 'request failed')
+  else logger.error(fields, 'request failed with an unexpected error')
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
-import { govErrorBody, sendGovError, sendJson } from './respond.js'
+import { govErrorBody, logServerError, sendGovError, sendJson, toGovError } from './respond.js'
 
 /** A route handler; `params` are the path parameters. */
 export type Handler = (
@@ -29,7 +30,11 @@ export class Router {
     },
   })
 
-  constructor(private readonly metrics: GovMetrics) {}
+  /** @param logger where 5xx answers are logged with their cause */
+  constructor(
+    private readonly metrics: GovMetrics,
+    private readonly logger?: Logger,
+  ) {}
 
   on(method: HTTPMethod, path: string, handler: Handler): void {
     this.#router.on(method, path, (req, res, params) => {
@@ -37,8 +42,11 @@ export class Router {
       Promise.resolve()
         .then(() => handler(req, res, params))
         .catch((err) => {
-          if (!res.headersSent) sendGovError(res, err)
-          else res.destroy()
+          if (!res.headersSent) sendGovError(res, err, this.logger)
+          else {
+            if (this.logger) logServerError(this.logger, err, toGovError(err), req)
+            res.destroy()
+          }
         })
     })
   }

@@ -4,7 +4,7 @@
  * Redis pub/sub, on a connection of its own (a subscribed Redis connection can
  * run no other command). Delivery is at most once: a replica that is
  * disconnected when a message is published misses it, so caches fed by the bus
- * should also expire on their own.
+ * should also expire on their own, and drop everything on `onReconnect`.
  */
 import { EventEmitter } from 'node:events'
 import type { Redis } from 'ioredis'
@@ -18,6 +18,11 @@ export interface EventBus {
   publish(channel: string, message: string): Promise<void>
   /** Call `handler` for every later message on `channel`. Resolves once the subscription is active. */
   subscribe(channel: string, handler: MessageHandler): Promise<void>
+  /**
+   * Call `listener` each time the subscription is back after a disconnection:
+   * messages published meanwhile were missed. Buses that cannot disconnect never call it.
+   */
+  onReconnect?(listener: () => void): void
   close(): Promise<void>
 }
 
@@ -55,7 +60,10 @@ export class MemoryEventBus implements EventBus {
  */
 export class RedisEventBus implements EventBus {
   readonly #handlers = new Map<string, MessageHandler[]>()
+  readonly #reconnectListeners: (() => void)[] = []
   #closed = false
+  /** The subscriber was ready once: a later 'ready' is a reconnection. */
+  #connectedOnce = false
 
   /**
    * @param publisher a shared command connection (not owned)
@@ -68,6 +76,13 @@ export class RedisEventBus implements EventBus {
     private readonly prefix = 'gov:',
     private readonly onHandlerError: HandlerErrorListener = () => {},
   ) {
+    subscriber.on('ready', () => {
+      if (this.#connectedOnce && !this.#closed) {
+        for (const listener of this.#reconnectListeners)
+          deliver(listener, '', 'reconnect', this.onHandlerError)
+      }
+      this.#connectedOnce = true
+    })
     subscriber.on('message', (prefixed: string, message: string) => {
       const channel = prefixed.slice(this.prefix.length)
       for (const handler of this.#handlers.get(channel) ?? []) {
@@ -100,6 +115,10 @@ export class RedisEventBus implements EventBus {
       this.#handlers.delete(channel)
       throw unavailableError('subscribe', error)
     }
+  }
+
+  onReconnect(listener: () => void): void {
+    this.#reconnectListeners.push(listener)
   }
 
   /** True when the subscriber connection is up, or when nothing was subscribed yet (it connects lazily). */

@@ -1,8 +1,10 @@
 import { GovError } from '@gov/core'
 import { LRUCache } from 'lru-cache'
+import { CREDENTIAL_CACHE_TTL_MS } from '../agents/agent-service.js'
 import type { Invalidator } from '../agents/invalidator.js'
 import { type ResolvedStep, resolvePipeline } from '../chain/pipeline-resolver.js'
 import type { PluginRegistry } from '../chain/plugin-registry.js'
+import { findUnstorable } from '../storage/storable.js'
 import type { PipelineInput, PipelineRecord, Store } from '../storage/store.js'
 
 /** A pipeline as the API shows it: the record plus its resolved steps. */
@@ -17,7 +19,8 @@ export interface PipelineView extends PipelineRecord {
  * hot path, invalidated on every replica when they change.
  */
 export class PipelineService {
-  readonly #cache = new LRUCache<string, PipelineRecord>({ max: 5_000, ttl: 30_000 })
+  /** Same bound as credentials: a change reaches a replica cut off from the bus within 5 s. */
+  readonly #cache = new LRUCache<string, PipelineRecord>({ max: 5_000, ttl: CREDENTIAL_CACHE_TTL_MS })
 
   constructor(
     private readonly store: Store,
@@ -26,6 +29,7 @@ export class PipelineService {
     private readonly onRemoved: (pipelineId: string) => void,
   ) {
     invalidator.on('pipeline', (id) => this.#cache.delete(id))
+    invalidator.onReset(() => this.#cache.clear())
   }
 
   /** For the hot path: cached. */
@@ -53,11 +57,13 @@ export class PipelineService {
   }
 
   async create(input: PipelineInput): Promise<PipelineRecord> {
+    checkStorable(input)
     resolvePipeline(this.registry, input.preset, input.overrides)
     return this.store.createPipeline(input)
   }
 
   async update(input: PipelineInput): Promise<PipelineRecord> {
+    checkStorable(input)
     resolvePipeline(this.registry, input.preset, input.overrides)
     const record = await this.store.updatePipeline(input)
     await this.invalidator.publish('pipeline', input.pipeline_id)
@@ -76,4 +82,17 @@ export class PipelineService {
     await this.invalidator.publish('pipeline', pipelineId)
     this.onRemoved(pipelineId)
   }
+}
+
+/** 400 `invalid_request` for text that some store kind cannot hold (NUL, lone surrogates). */
+function checkStorable(input: PipelineInput): void {
+  const path = findUnstorable(input)
+  if (path === undefined) return
+  // The path may quote a key the caller sent; JSON.stringify escapes what it cannot print.
+  throw new GovError(
+    'invalid_request',
+    `invalid body: ${JSON.stringify(path)} holds a NUL character or a lone UTF-16 surrogate, which storage refuses`,
+    400,
+    { problems: [{ path, message: 'must not contain NUL or lone surrogates' }] },
+  )
 }

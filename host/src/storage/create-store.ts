@@ -7,31 +7,51 @@ import { connectPglite } from './connect-pglite.js'
 import { connectPostgres } from './connect-postgres.js'
 import { MemoryStore } from './memory-store.js'
 import { SqlStore } from './sql-store.js'
+import type { StorageSettings } from './storage-settings.js'
+import { DEFAULT_STORAGE_SETTINGS } from './storage-settings.js'
 import type { Store } from './store.js'
 
-/** Options of {@link createStore}. */
-export interface CreateStoreOptions {
+/** Options of {@link createStore}: where the data lives, plus deadlines and caps (`readStorageSettings`). */
+export interface CreateStoreOptions extends Partial<StorageSettings> {
   /** `postgres://…` (`DATABASE_URL`); wins over `dataDir`. */
-  databaseUrl?: string
+  databaseUrl?: string | undefined
   /** PGlite data folder (`GOV_DATA_DIR`), created if missing. */
-  dataDir?: string
+  dataDir?: string | undefined
   /**
    * Postgres schema holding the tables and the migrations table, created if missing
    * (plain lower-case identifier). Tests use one per run so they never collide.
    */
-  schema?: string
-  /** Errors of idle PostgreSQL connections, which the pool recovers from by itself. */
+  schema?: string | undefined
+  /** Errors of PostgreSQL connections (dropped, terminated); the pool recovers by itself. */
   onError?: (error: Error) => void
 }
 
 /** Build the store; call `init()` on it to connect and apply migrations. */
 export function createStore(options: CreateStoreOptions = {}): Store {
   const { databaseUrl, dataDir, schema, onError } = options
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STORAGE_SETTINGS.statementTimeoutMs
   if (databaseUrl) {
-    return new SqlStore('postgres', () =>
-      connectPostgres({ url: databaseUrl, ...(schema ? { schema } : {}), ...(onError ? { onError } : {}) }),
+    return new SqlStore(
+      'postgres',
+      () =>
+        connectPostgres({
+          url: databaseUrl,
+          statementTimeoutMs,
+          ...(schema ? { schema } : {}),
+          ...(onError ? { onError } : {}),
+          ...(options.acquireTimeoutMs ? { acquireTimeoutMs: options.acquireTimeoutMs } : {}),
+          ...(options.poolMax ? { poolMax: options.poolMax } : {}),
+          ...(options.applicationName ? { applicationName: options.applicationName } : {}),
+        }),
+      statementTimeoutMs,
     )
   }
-  if (dataDir) return new SqlStore('pglite', () => connectPglite({ dataDir, ...(schema ? { schema } : {}) }))
-  return new MemoryStore()
+  if (dataDir) {
+    return new SqlStore(
+      'pglite',
+      () => connectPglite({ dataDir, ...(schema ? { schema } : {}) }),
+      statementTimeoutMs,
+    )
+  }
+  return new MemoryStore({ auditMax: options.memoryAuditMax ?? DEFAULT_STORAGE_SETTINGS.memoryAuditMax })
 }

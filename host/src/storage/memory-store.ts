@@ -25,9 +25,22 @@ import {
   unknownPipelineError,
 } from './store-errors.js'
 
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Most audit records kept (`GOV_MEMORY_AUDIT_MAX`); default 20 000. Past it
+   * the oldest tenth is dropped at once, so memory stays bounded and an append
+   * stays cheap; `/health` then warns and verification starts at the oldest kept record.
+   */
+  auditMax?: number
+}
+
 /** A {@link Store} over in-process maps (`kind: 'memory'`). */
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
+  readonly #auditMax: number
+  /** The last dropped audit record, which the oldest kept one links to. */
+  #anchor: AuditHead | undefined
   readonly #pipelines = new Map<string, PipelineRecord>()
   readonly #agents = new Map<string, AgentRecord>()
   /** key_hash → agent_id, the unique index of the SQL schema. */
@@ -35,7 +48,22 @@ export class MemoryStore implements Store {
   /** The audit chain in `seq` order. */
   readonly #audit: AuditRecord[] = []
 
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#auditMax = Math.max(1, options.auditMax ?? 20_000)
+  }
+
   async init(): Promise<void> {}
+
+  warnings(): string[] {
+    if (!this.#anchor) return []
+    return [
+      `audit_records_dropped: the memory store keeps the newest ${this.#auditMax} audit records (GOV_MEMORY_AUDIT_MAX); records up to seq ${this.#anchor.seq} were dropped. Use PostgreSQL or GOV_DATA_DIR for a complete trail`,
+    ]
+  }
+
+  auditAnchor(): AuditHead | undefined {
+    return this.#anchor && { ...this.#anchor }
+  }
 
   async healthy(): Promise<boolean> {
     return true
@@ -176,6 +204,7 @@ export class MemoryStore implements Store {
     const last = this.#audit.at(-1)
     const records = seal(last && { seq: last.seq, hash: last.hash })
     this.#audit.push(...records.map(copy))
+    if (this.#audit.length > this.#auditMax) this.#dropOldest()
     // The caller's own objects go back: the stored copies are what later reads see.
     return records
   }
@@ -192,16 +221,21 @@ export class MemoryStore implements Store {
       (to === undefined || Date.parse(r.time) < to) &&
       (query.afterSeq === undefined || r.seq > query.afterSeq) &&
       (query.beforeSeq === undefined || r.seq < query.beforeSeq)
-    // `seq` n sits at index n - 1, so a cursor starts the scan where it points (verify pages in O(n)).
+    // `seq` n sits at index n - 1 - dropped, so a cursor starts the scan where it points (verify pages in O(n)).
+    const dropped = this.#anchor?.seq ?? 0
     const last = this.#audit.length - 1
     const found: AuditRecord[] = []
     if (query.order === 'asc') {
-      for (let i = Math.max(query.afterSeq ?? 0, 0); i <= last && found.length < query.limit; i++) {
+      for (
+        let i = Math.max((query.afterSeq ?? 0) - dropped, 0);
+        i <= last && found.length < query.limit;
+        i++
+      ) {
         if (matches(this.#audit[i]!)) found.push(copy(this.#audit[i]!))
       }
     } else {
       for (
-        let i = Math.min((query.beforeSeq ?? Infinity) - 2, last);
+        let i = Math.min((query.beforeSeq ?? Infinity) - 2 - dropped, last);
         i >= 0 && found.length < query.limit;
         i--
       ) {
@@ -209,6 +243,14 @@ export class MemoryStore implements Store {
       }
     }
     return found
+  }
+
+  /** Drop the oldest tenth of the cap (at least the overflow): one splice per many appends. */
+  #dropOldest(): void {
+    const count = Math.max(this.#audit.length - this.#auditMax, Math.ceil(this.#auditMax / 10))
+    const last = this.#audit[count - 1]!
+    this.#anchor = { seq: last.seq, hash: last.hash }
+    this.#audit.splice(0, count)
   }
 }
 

@@ -54,10 +54,12 @@ export class SqlStore implements Store {
   /**
    * @param kind which database this is, as `/health` reports it
    * @param connect opens the database; called by `init()`
+   * @param deadlineMs the statement timeout the connection enforces (see {@link Store.deadlineMs})
    */
   constructor(
     readonly kind: 'postgres' | 'pglite',
     private readonly connect: () => SqlConnection | Promise<SqlConnection>,
+    readonly deadlineMs?: number,
   ) {}
 
   async init(): Promise<void> {

@@ -141,6 +141,18 @@ export interface AuditQuery {
  */
 export interface Store {
   readonly kind: StorageKind
+  /**
+   * The deadline of one operation, in ms, when the store has one (SQL kinds:
+   * `GOV_DB_STATEMENT_TIMEOUT_MS`). The audit trail fails an append that takes longer.
+   */
+  readonly deadlineMs?: number
+  /** Conditions an operator should know about (e.g. audit records dropped by a cap), for `/health`. */
+  warnings?(): string[]
+  /**
+   * When the oldest records of the chain were dropped (the memory store's cap):
+   * the last dropped record, which the oldest kept one links to. Verification starts there.
+   */
+  auditAnchor?(): AuditHead | undefined
   /** Connect and apply migrations. */
   init(): Promise<void>
   /** True when the store answers (a `select 1` for SQL kinds). */

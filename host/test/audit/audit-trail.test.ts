@@ -29,7 +29,7 @@ async function rejectsWithCode(promise: Promise<unknown>, code: string) {
   )
   assert.ok(error instanceof GovError)
   assert.equal(error.code, code)
-  assert.equal(error.status, 500)
+  assert.equal(error.status, 503)
 }
 
 describe('audit trail on the memory store', () => {
