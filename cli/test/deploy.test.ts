@@ -135,7 +135,7 @@ describe('deploy/docker/entrypoint.sh', () => {
       // A stand-in node prints what the real one would start with.
       writeFileSync(
         join(dir, 'node'),
-        '#!/bin/sh\necho "core=$(ulimit -c) hard=$(ulimit -Hc) token=$VAULT_TOKEN file=${VAULT_TOKEN_FILE:-unset} args=$*"\n',
+        '#!/bin/sh\necho "core=$(ulimit -c) hard=$(ulimit -Hc) token=$VAULT_TOKEN file=$(printenv VAULT_TOKEN_FILE || echo unset) args=$*"\n',
       )
       chmodSync(join(dir, 'node'), 0o755)
       writeFileSync(join(dir, 'token'), 's.periodic-token\n')
