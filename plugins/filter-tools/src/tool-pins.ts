@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto'
+import type { KeyValueStore, ToolDefinition } from '@gov/core'
+import canonicalize from 'canonicalize'
+import { LRUCache } from 'lru-cache'
+
+/** What pinning found for the tools of one call. */
+export interface PinResult {
+  /** Tools seen for the first time for this agent (now pinned). */
+  readonly pinned: string[]
+  /** Tools whose definition differs from the pinned one. */
+  readonly changed: string[]
+}
+
+/**
+ * SHA-256 of a tool definition in canonical JSON (RFC 8785), so the same
+ * definition sent with keys in another order is the same definition.
+ */
+export function definitionHash(tool: ToolDefinition): string {
+  const text = canonicalize({
+    name: tool.name,
+    description: tool.description ?? null,
+    parameters: tool.parameters ?? null,
+  })
+  return createHash('sha256')
+    .update(text ?? '')
+    .digest('hex')
+}
+
+/**
+ * Pins tool definitions per agent in the key-value store: the first definition
+ * seen under a name is kept (`setIfAbsent`, so of two concurrent first sights
+ * exactly one wins, on any replica), and a later one that differs is reported.
+ * The key holds the agent id, so agents never share pins. Definitions this
+ * process already confirmed are remembered for a while so the common case
+ * (same tools every turn) costs no store round trip.
+ */
+export class ToolPins {
+  readonly #kv: KeyValueStore
+  readonly #ttlMs: number
+  readonly #confirmed: LRUCache<string, string>
+
+  constructor(kv: KeyValueStore, ttlMs: number) {
+    this.#kv = kv
+    this.#ttlMs = ttlMs
+    // Kept well under the pin's lifetime, so a pin that expired in the store is re-read and re-pinned.
+    this.#confirmed = new LRUCache({ max: 10_000, ttl: Math.min(ttlMs / 2, 600_000) })
+  }
+
+  async check(agentId: string, tools: readonly ToolDefinition[]): Promise<PinResult> {
+    const pinned: string[] = []
+    const changed: string[] = []
+    await Promise.all(
+      tools.map(async (tool) => {
+        const key = `pin:${encodeURIComponent(agentId)}:${encodeURIComponent(tool.name)}`
+        const hash = definitionHash(tool)
+        if (this.#confirmed.get(key) === hash) return
+        if (await this.#kv.setIfAbsent(key, hash, this.#ttlMs)) {
+          pinned.push(tool.name)
+          this.#confirmed.set(key, hash)
+          return
+        }
+        const stored = await this.#kv.get(key)
+        if (stored === hash) this.#confirmed.set(key, hash)
+        else if (stored === undefined && (await this.#kv.setIfAbsent(key, hash, this.#ttlMs))) {
+          // The pin expired between the two reads: this definition is the new first sight.
+          pinned.push(tool.name)
+          this.#confirmed.set(key, hash)
+        } else changed.push(tool.name)
+      }),
+    )
+    return { pinned: pinned.sort(), changed: changed.sort() }
+  }
+}
