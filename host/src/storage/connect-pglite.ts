@@ -32,6 +32,7 @@ export async function connectPglite(options: PgliteOptions): Promise<SqlConnecti
   }
   return {
     db,
+    transaction: (work) => db.transaction((tx) => work(tx)),
     async migrate() {
       await migrate(db, {
         migrationsFolder: MIGRATIONS_FOLDER,

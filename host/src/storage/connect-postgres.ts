@@ -39,7 +39,7 @@ export interface PostgresOptions {
 const MIGRATION_LOCK = 'gov.migrations'
 
 /** How much longer than the server's statement timeout the client waits for an answer (a server that stopped answering at all). */
-const CLIENT_GRACE_MS = 1000
+export const CLIENT_GRACE_MS = 1000
 
 /** Open a pool; nothing is sent until the first query. */
 export function connectPostgres(options: PostgresOptions): SqlConnection {
@@ -73,6 +73,37 @@ export function connectPostgres(options: PostgresOptions): SqlConnection {
   const db = drizzle({ client: pool, schema: tables })
   return {
     db,
+    /**
+     * Not drizzle's `transaction()`: it sends BEGIN before its try, so a connection
+     * that dies right then is never given back and `close()` waits for it forever,
+     * and it returns a connection that failed mid-transaction to the pool.
+     */
+    async transaction(work) {
+      const client = await pool.connect()
+      // A connection whose BEGIN, COMMIT or ROLLBACK failed is destroyed, never reused.
+      let broken: Error | undefined
+      const control = async (statement: string) => {
+        try {
+          await client.query(statement)
+        } catch (error) {
+          broken ??= error as Error
+          throw error
+        }
+      }
+      try {
+        await control('begin')
+        try {
+          const result = await work(drizzle({ client, schema: tables }))
+          await control('commit')
+          return result
+        } catch (error) {
+          if (!broken) await control('rollback').catch(() => {})
+          throw error
+        }
+      } finally {
+        client.release(broken)
+      }
+    },
     async migrate() {
       // A client of its own, without deadlines: waiting for another replica's migration,
       // or a long migration, is not a stall. An advisory lock belongs to one session,

@@ -4,7 +4,7 @@
  * `/health` reports as storage `memory`).
  */
 import { connectPglite } from './connect-pglite.js'
-import { connectPostgres } from './connect-postgres.js'
+import { CLIENT_GRACE_MS, connectPostgres } from './connect-postgres.js'
 import { MemoryStore } from './memory-store.js'
 import { SqlStore } from './sql-store.js'
 import type { StorageSettings } from './storage-settings.js'
@@ -43,15 +43,13 @@ export function createStore(options: CreateStoreOptions = {}): Store {
           ...(options.poolMax ? { poolMax: options.poolMax } : {}),
           ...(options.applicationName ? { applicationName: options.applicationName } : {}),
         }),
-      statementTimeoutMs,
+      // The client's own bound on one statement: the server's timeout plus the grace connectPostgres gives it.
+      statementTimeoutMs + CLIENT_GRACE_MS,
     )
   }
   if (dataDir) {
-    return new SqlStore(
-      'pglite',
-      () => connectPglite({ dataDir, ...(schema ? { schema } : {}) }),
-      statementTimeoutMs,
-    )
+    // In process: no server to stall, so no statement deadline (the audit trail keeps its own).
+    return new SqlStore('pglite', () => connectPglite({ dataDir, ...(schema ? { schema } : {}) }))
   }
   return new MemoryStore({ auditMax: options.memoryAuditMax ?? DEFAULT_STORAGE_SETTINGS.memoryAuditMax })
 }

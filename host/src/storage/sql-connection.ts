@@ -17,6 +17,8 @@ export interface SqlConnection {
   readonly db: GovDatabase
   /** Apply every migration of `host/drizzle/` not yet applied (creating the schema first if one is set). */
   migrate(): Promise<void>
+  /** Run `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: GovDatabase) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 

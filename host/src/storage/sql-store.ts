@@ -199,7 +199,7 @@ export class SqlStore implements Store {
         const [row] = await this.#db().insert(agents).values(values).returning()
         return toAgent(row!)
       }
-      return await this.#db().transaction(async (tx) => {
+      return await this.#transaction(async (tx) => {
         // SHARE ROW EXCLUSIVE conflicts with itself and with every insert, so the
         // count below stays true until this transaction commits.
         await tx.execute(sql`lock table ${agents} in share row exclusive mode`)
@@ -264,7 +264,7 @@ export class SqlStore implements Store {
   }
 
   async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
-    return this.#db().transaction(async (tx) => {
+    return this.#transaction(async (tx) => {
       // Held until commit: every writer of this schema, in any process, reads the head
       // only after the previous writer's records are committed, so the chain never forks.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${AUDIT_LOCK}))`)
@@ -296,6 +296,11 @@ export class SqlStore implements Store {
       .orderBy(query.order === 'asc' ? asc(auditRecords.seq) : desc(auditRecords.seq))
       .limit(query.limit)
     return rows.map(toAuditRecord)
+  }
+
+  #transaction<T>(work: (tx: GovDatabase) => Promise<T>): Promise<T> {
+    if (!this.#connection) throw new GovError(STORE_NOT_OPEN, `${this.kind} store is not open`, 503)
+    return this.#connection.transaction(work)
   }
 
   #db(): GovDatabase {
