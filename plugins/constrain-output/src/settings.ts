@@ -1,0 +1,56 @@
+import { type Static, Type } from '@gov/core'
+
+/** Settings of the constrain_output step. `{}` is valid: every property has a default. */
+export const ConstrainOutputSettingsSchema = Type.Object(
+  {
+    max_chars: Type.Integer({
+      minimum: 0,
+      maximum: 100_000_000,
+      default: 0,
+      description: 'Longest answer text allowed, in characters (UTF-16 code units); 0 means no limit',
+    }),
+    json_schema: Type.Unknown({
+      default: null,
+      description:
+        'A JSON Schema the answer text must parse and validate against (null: none). Applies to answers with text',
+    }),
+    deny_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
+      default: [],
+      maxItems: 200,
+      description:
+        'Regular expressions the answer text must not match: `source` or `/source/flags`; refused at load when they could backtrack catastrophically',
+    }),
+    honour_response_format: Type.Boolean({
+      default: true,
+      description:
+        "Also enforce the request's own JSON Schema: OpenAI `response_format: {type: 'json_schema'}`, Anthropic `output_format: {type: 'json_schema'}`",
+    }),
+    on_violation: Type.Union([Type.Literal('block'), Type.Literal('retry')], {
+      default: 'block',
+      description:
+        'block: 403 output_invalid naming the rule; retry: ask the model once more with the violation as feedback, then block',
+    }),
+    pattern_window_chars: Type.Integer({
+      minimum: 1_000,
+      maximum: 10_000_000,
+      default: 65_536,
+      description:
+        'deny_patterns run over windows of this many characters (overlapping by 1,024), which bounds their cost on long answers',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** Validated settings (the host fills defaults). */
+export type ConstrainOutputSettings = Static<typeof ConstrainOutputSettingsSchema>
+
+/** Settings with every default of the schema filled in, then `overrides` on top (tests and benchmarks). */
+export function resolveSettings(overrides: Partial<ConstrainOutputSettings> = {}): ConstrainOutputSettings {
+  const defaults = Object.fromEntries(
+    Object.entries(ConstrainOutputSettingsSchema.properties).map(([key, schema]) => [
+      key,
+      structuredClone((schema as unknown as { default: unknown }).default),
+    ]),
+  ) as ConstrainOutputSettings
+  return { ...defaults, ...overrides }
+}
