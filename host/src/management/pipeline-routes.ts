@@ -11,6 +11,7 @@ import type { PipelineService } from '../pipelines/pipeline-service.js'
 import { type ContentSettings, DEFAULT_CONTENT_SETTINGS, type PipelineInput } from '../storage/store.js'
 import type { AdminGuard } from './admin-guard.js'
 import { PipelineCreate, PipelineUpdate, pathId, validator } from './schemas.js'
+import { checkYamlDepth } from './yaml-depth.js'
 
 const checkCreate = validator(PipelineCreate)
 const checkUpdate = validator(PipelineUpdate)
@@ -52,6 +53,7 @@ export interface YamlWarning {
 export function parsePipelineDefinition(text: string): { definition: unknown; warnings: YamlWarning[] } {
   let doc: unknown
   let warnings: YamlWarning[]
+  checkYamlDepth(text)
   try {
     const parsed = parseDocument(text, { logLevel: 'silent' })
     if (parsed.errors.length > 0) throw parsed.errors[0]
