@@ -36,13 +36,16 @@ export const CREDENTIAL_CACHE_TTL_MS = 5_000
  * on the database (one read per key per 5 s); changes invalidate the cache on every replica.
  */
 export class AgentService {
-  readonly #byHash = new LRUCache<string, AgentRecord>({ max: 10_000, ttl: CREDENTIAL_CACHE_TTL_MS })
+  readonly #byHash: LRUCache<string, AgentRecord>
 
+  /** @param options.cacheTtlMs how long a key lookup is trusted; default {@link CREDENTIAL_CACHE_TTL_MS} */
   constructor(
     private readonly store: Store,
     private readonly invalidator: Invalidator,
     private readonly seats: number | undefined,
+    options: { cacheTtlMs?: number } = {},
   ) {
+    this.#byHash = new LRUCache({ max: 10_000, ttl: options.cacheTtlMs ?? CREDENTIAL_CACHE_TTL_MS })
     invalidator.on('agent', (keyHash) => this.#byHash.delete(keyHash))
     invalidator.onReset(() => this.#byHash.clear())
   }

@@ -13,6 +13,7 @@ type Kind = 'agent' | 'pipeline'
 type Message = { kind: Kind; id: string } | { kind: 'all' }
 
 const CHANNEL = 'gov:invalidate'
+const RESET = JSON.stringify({ kind: 'all' })
 
 /** Options of {@link Invalidator}. */
 export interface InvalidatorOptions {
@@ -108,13 +109,15 @@ export class Invalidator {
   }
 
   #enqueue(message: string): void {
+    // A pending reset already covers every entry.
+    if (this.#backlog.has(RESET)) return
     if (this.#backlog.size >= this.#maxBacklog && !this.#backlog.has(message)) {
       this.#logger?.warn(
         { dropped: this.#backlog.size },
         'invalidation backlog full: replicas will drop every cached entry',
       )
       this.#backlog.clear()
-      this.#backlog.add(JSON.stringify({ kind: 'all' }))
+      this.#backlog.add(RESET)
       return
     }
     this.#backlog.add(message)
