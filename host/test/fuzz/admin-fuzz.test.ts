@@ -6,7 +6,7 @@ import { adminCase } from './admin-cases.js'
 import { Rng } from './fuzz-gen.js'
 import { fuzzSeed, runCases } from './fuzz-runner.js'
 
-const CASES = Number(process.env.GOV_FUZZ_ADMIN_CASES ?? 800)
+const CASES = Number(process.env.GOV_FUZZ_ADMIN_CASES ?? 600)
 
 /** Runs on the memory store always, and on PostgreSQL when `GOV_TEST_DATABASE_URL` is set. */
 for (const kind of ['memory', 'postgres'] as const) {

@@ -10,7 +10,7 @@ import { anthropicBody, brokenText, headerValue, mutate, openAiBody, Rng } from 
 import { type FuzzCase, fuzzSeed, runCases } from './fuzz-runner.js'
 
 /** Cases per endpoint: thousands in all, a few seconds on two cores. */
-const CASES = Number(process.env.GOV_FUZZ_CASES ?? 1000)
+const CASES = Number(process.env.GOV_FUZZ_CASES ?? 800)
 
 describe('fuzzed model calls never get a 5xx from gov', () => {
   let t: TestGateway
