@@ -1,3 +1,6 @@
+/** Counts of ASCII characters, reused by every call (the scanner is synchronous), so entropy allocates nothing. */
+const ASCII_COUNTS = new Int32Array(128)
+
 /**
  * Shannon entropy of a string in bits per character (0 for the empty string).
  * Random base62 text of length n approaches min(log2(62), log2(n)).
@@ -5,15 +8,29 @@
 export function shannonEntropy(value: string): number {
   const n = value.length
   if (n === 0) return 0
-  const counts = new Map<number, number>()
+  let other: Map<number, number> | undefined
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i)
-    counts.set(c, (counts.get(c) ?? 0) + 1)
+    if (c < 128) ASCII_COUNTS[c]++
+    else {
+      other ??= new Map()
+      other.set(c, (other.get(c) ?? 0) + 1)
+    }
   }
   let bits = 0
-  for (const count of counts.values()) {
-    const p = count / n
+  // Visit each distinct character once, clearing its count for the next call.
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i)
+    if (c >= 128 || ASCII_COUNTS[c] === 0) continue
+    const p = ASCII_COUNTS[c] / n
     bits -= p * Math.log2(p)
+    ASCII_COUNTS[c] = 0
+  }
+  if (other) {
+    for (const count of other.values()) {
+      const p = count / n
+      bits -= p * Math.log2(p)
+    }
   }
   return bits
 }

@@ -1,6 +1,6 @@
 /** Error and verdict codes of the scan_secrets step. */
 export const SCAN_SECRETS_ERRORS = {
-  /** An `allow_list` entry written as `/regex/` does not compile. */
+  /** An `allow_patterns` entry (or an `allow_list` entry written `/regex/`) does not compile, nests quantifiers, is too long or matches the empty string. */
   ALLOW_LIST_INVALID: 'GOV_ERR_SCAN_SECRETS_ALLOW_LIST_INVALID',
   /** `kinds` names a kind the step does not know. */
   UNKNOWN_KIND: 'GOV_ERR_SCAN_SECRETS_UNKNOWN_KIND',

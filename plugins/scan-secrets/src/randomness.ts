@@ -17,8 +17,8 @@ interface Shape {
   readonly vowels: number
   /** Neighbours whose class differs (letter/digit, upper/lower). */
   readonly switches: number
-  /** Longest run of letters. */
-  readonly longestLetterRun: number
+  /** Longest run of letters of one case (words and identifiers have long ones). */
+  readonly longestCaseRun: number
   readonly hexOnly: boolean
 }
 
@@ -30,7 +30,7 @@ function shapeOf(token: string): Shape {
   let vowels = 0
   let switches = 0
   let run = 0
-  let longestLetterRun = 0
+  let longestCaseRun = 0
   let hexOnly = true
   let previous = -1
   for (let i = 0; i < token.length; i++) {
@@ -53,14 +53,12 @@ function shapeOf(token: string): Shape {
       cls = 3
       if (c !== 45) hexOnly = false
     }
-    if (cls <= 1) {
-      run++
-      if (run > longestLetterRun) longestLetterRun = run
-    } else run = 0
+    run = cls <= 1 && cls === previous ? run + 1 : cls <= 1 ? 1 : 0
+    if (run > longestCaseRun) longestCaseRun = run
     if (previous >= 0 && cls !== previous) switches++
     previous = cls
   }
-  return { upper, lower, digit, other, vowels, switches, longestLetterRun, hexOnly }
+  return { upper, lower, digit, other, vowels, switches, longestCaseRun, hexOnly }
 }
 
 function countOf(token: string, chars: string): number {
@@ -71,7 +69,7 @@ function countOf(token: string, chars: string): number {
 
 /** Prefixes of things that look random but are not secrets. */
 const NOT_SECRET_PREFIX =
-  /^(?:sha(?:1|224|256|384|512)[-:]|md5[-:]|h1:|blake2b?[-:]|sri-|pk_(?:live|test)_|AAAA[B-E]|iVBORw0KGgo|R0lGOD|\/9j\/|UklGR|data:|ey[A-Za-z0-9_-]{10,}\.ey)/
+  /^(?:sha(?:1|224|256|384|512)[-:]|md5[-:]|h1:|blake2b?[-:]|sri-|pk_(?:live|test)_|AAAA[B-E]|iVBORw0KGgo|R0lGOD|\/9j\/|UklGR|data:|eyJ|PD94|PHN)/
 
 /** Hex digests of the usual lengths, possibly grouped, and UUIDs. */
 const DIGEST_OR_UUID =
@@ -93,7 +91,8 @@ export function looksLikeLoneSecret(token: string): boolean {
   if (s.digit < 2 || letters < n * 0.3) return false
   // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
   if (s.switches < n * 0.28) return false
-  if (s.longestLetterRun > Math.max(9, n / 4)) return false
+  // A run of 8 one-case letters is rare in random base62 (mixed case), of 13 in random base36 (one case).
+  if (s.longestCaseRun > (s.upper > 0 && s.lower > 0 ? 8 : 12)) return false
   if (s.lower >= 8 && s.vowels / s.lower > 0.33) return false
   // Base64 with its `+` and `/` is mostly encoded data (images, hashes, ciphertext) when it stands alone.
   if (s.other > 2) return false
@@ -114,6 +113,8 @@ export function looksLikeNamedSecret(token: string, password: boolean): boolean 
   // `$VAR`, `${VAR}`: a reference, not a value; `FOO_API_KEY`: the name of an environment variable.
   if (token[0] === '$' || /\$[{(]/.test(token)) return false
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token) && !/\d.*\d.*\d/.test(token)) return false
+  // Words joined by separators: a path, a package or a slug (`aws-sdk/client-secrets-manager`).
+  if (/^@?[A-Za-z]+(?:[-_/.:][A-Za-z]+)+$/.test(token)) return false
   const s = shapeOf(token)
   const letters = s.upper + s.lower
   if (letters === 0) return false

@@ -32,13 +32,16 @@ function mergeDetections(detections: readonly Detection[]): Edit[] {
   return edits
 }
 
+/** Applies sorted, non-overlapping edits in one pass (slicing per edit would copy the text once per secret). */
 function applyEdits(text: string, edits: readonly Edit[]): string {
-  let out = text
-  for (let i = edits.length - 1; i >= 0; i--) {
-    const e = edits[i]
-    out = out.slice(0, e.start) + e.label + out.slice(e.end)
+  const pieces: string[] = []
+  let at = 0
+  for (const e of edits) {
+    pieces.push(text.slice(at, e.start), e.label)
+    at = e.end
   }
-  return out
+  pieces.push(text.slice(at))
+  return pieces.join('')
 }
 
 /** Replaces every detected secret with `[REDACTED:<kind>]`. */
@@ -78,28 +81,39 @@ function stringLiterals(text: string): StringLiteral[] {
   return literals
 }
 
+/** The escape sequence of a literal that contains `at` strictly inside it, found by binary search. */
+function escapeAround(escapes: ReadonlyArray<[number, number]>, at: number): [number, number] | undefined {
+  let lo = 0
+  let hi = escapes.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const [from, to] = escapes[mid]
+    if (at <= from) hi = mid - 1
+    else if (at >= to) lo = mid + 1
+    else return escapes[mid]
+  }
+  return undefined
+}
+
 /**
  * Cuts edits to string contents and widens them so none starts or ends inside
  * an escape sequence; undefined when an edit lies wholly outside every string.
+ * Edits and literals are both sorted, so one forward walk pairs them.
  */
 function editsInsideStrings(text: string, edits: readonly Edit[]): Edit[] | undefined {
   const literals = stringLiterals(text)
   const out: Edit[] = []
+  let j = 0
   for (const edit of edits) {
-    const before = out.length
-    for (const literal of literals) {
-      if (literal.end <= edit.start || literal.start >= edit.end) continue
-      let start = Math.max(edit.start, literal.start)
-      let end = Math.min(edit.end, literal.end)
-      for (const [from, to] of literal.escapes) {
-        if (start > from && start < to) start = from
-        if (end > from && end < to) end = to
-      }
-      if (end > start) out.push({ start, end, label: edit.label })
-      // A secret is one string value: whatever the match ran into past its closing quote is structure.
-      break
-    }
-    if (out.length === before) return undefined
+    while (j < literals.length && literals[j].end <= edit.start) j++
+    const literal = literals[j]
+    if (!literal || literal.start >= edit.end) return undefined
+    // A secret is one string value: whatever the match ran into past its closing quote is structure.
+    let start = Math.max(edit.start, literal.start)
+    let end = Math.min(edit.end, literal.end)
+    start = escapeAround(literal.escapes, start)?.[0] ?? start
+    end = escapeAround(literal.escapes, end)?.[1] ?? end
+    if (end > start) out.push({ start, end, label: edit.label })
   }
   return out
 }

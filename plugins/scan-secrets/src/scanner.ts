@@ -3,7 +3,18 @@ import type { AllowList } from './allow-list.js'
 import { shannonEntropy } from './entropy.js'
 import { SECRET_KINDS, type SecretKind } from './kinds.js'
 import { isPlaceholder } from './placeholder.js'
-import type { RuleContext, SecretRule } from './rule.js'
+import { PRIORITY, type RuleContext, type SecretRule } from './rule.js'
+
+/**
+ * Findings one heuristic rule (generic assignments, named values, lone random
+ * tokens) reports per text; it stops looking after that. Vendor-shaped rules
+ * have no cap: each of their matches is a key. Rejected candidates cost a
+ * regex step and a shape check each, so the cap bounds the expensive part
+ * (findings, overlap resolution, reports, redaction) of a hostile text made
+ * of thousands of secret-looking assignments; a real text (a 200 KB config
+ * has a few hundred) stays far below it.
+ */
+export const MAX_HEURISTIC_FINDINGS = 512
 
 /** One secret found in a text. Offsets are UTF-16 code units, end exclusive. */
 export interface Detection {
@@ -99,7 +110,9 @@ export class SecretScanner {
   #runRule(rule: SecretRule, text: string, out: Detection[]): void {
     const pattern = rule.pattern
     pattern.lastIndex = 0
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    // Heuristic rules fire on words and assignments everywhere; their findings per text are capped (see README).
+    let left = rule.priority <= PRIORITY.contextual ? MAX_HEURISTIC_FINDINGS : Number.POSITIVE_INFINITY
+    for (let match = pattern.exec(text); match && left > 0; match = pattern.exec(text)) {
       if (match[0].length === 0) pattern.lastIndex++
       const span = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length]
       const [start, end] = trimQuotes(text, span[0], span[1])
@@ -120,6 +133,7 @@ export class SecretScanner {
         priority: rule.priority,
         ...(verdict.detail ? { detail: verdict.detail } : {}),
       })
+      left--
     }
   }
 }
@@ -144,22 +158,71 @@ function trimQuotes(text: string, start: number, end: number): [number, number] 
  * When findings overlap, the most specific rule wins (priority, then score,
  * then length). A weaker finding survives only where it covers text the
  * stronger ones do not, so that redaction never leaves part of a secret.
+ * Findings are first cut into clusters of mutually overlapping ones (one sort
+ * and a sweep), so the pairwise work is only ever within a cluster.
  */
 export function resolveOverlaps(found: Detection[]): Detection[] {
   if (found.length < 2) return found
-  const ranked = [...found].sort(
+  const byStart = [...found].sort((a, b) => a.start - b.start || b.end - a.end)
+  const kept: Detection[] = []
+  let cluster: Detection[] = []
+  let clusterEnd = -1
+  for (const d of byStart) {
+    if (d.start >= clusterEnd && cluster.length) {
+      resolveCluster(cluster, kept)
+      cluster = []
+    }
+    cluster.push(d)
+    clusterEnd = Math.max(clusterEnd, d.end)
+  }
+  resolveCluster(cluster, kept)
+  return kept.sort((a, b) => a.start - b.start || b.end - a.end)
+}
+
+/** Ranks one cluster and keeps each finding that reaches past the union of the stronger ones kept so far. */
+function resolveCluster(cluster: Detection[], kept: Detection[]): void {
+  if (cluster.length === 1) {
+    kept.push(cluster[0])
+    return
+  }
+  const ranked = cluster.sort(
     (a, b) => b.priority - a.priority || b.score - a.score || b.end - b.start - (a.end - a.start),
   )
-  const kept: Detection[] = []
+  // Disjoint, sorted [start, end) pairs covered by the findings kept from this cluster.
+  const covered: number[] = []
   for (const candidate of ranked) {
-    const overlapping = kept.filter((k) => k.start < candidate.end && candidate.start < k.end)
-    if (overlapping.length === 0) {
-      kept.push(candidate)
-      continue
-    }
-    const coveredFrom = Math.min(...overlapping.map((k) => k.start))
-    const coveredTo = Math.max(...overlapping.map((k) => k.end))
-    if (candidate.start < coveredFrom || candidate.end > coveredTo) kept.push(candidate)
+    if (isCovered(covered, candidate.start, candidate.end)) continue
+    kept.push(candidate)
+    addCovered(covered, candidate.start, candidate.end)
   }
-  return kept.sort((a, b) => a.start - b.start || b.end - a.end)
+}
+
+/** Index of the first pair whose end is after `at`. */
+function firstEndingAfter(covered: readonly number[], at: number): number {
+  let lo = 0
+  let hi = covered.length / 2
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (covered[2 * mid + 1] > at) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
+function isCovered(covered: readonly number[], start: number, end: number): boolean {
+  const i = firstEndingAfter(covered, start)
+  return 2 * i < covered.length && covered[2 * i] <= start && covered[2 * i + 1] >= end
+}
+
+function addCovered(covered: number[], start: number, end: number): void {
+  const i = firstEndingAfter(covered, start - 1)
+  let from = start
+  let to = end
+  let j = i
+  while (2 * j < covered.length && covered[2 * j] <= to) {
+    from = Math.min(from, covered[2 * j])
+    to = Math.max(to, covered[2 * j + 1])
+    j++
+  }
+  covered.splice(2 * i, 2 * (j - i), from, to)
 }

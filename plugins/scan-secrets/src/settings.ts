@@ -34,10 +34,17 @@ export const ScanSecretsSettingsSchema = Type.Object(
       description:
         'Minimum Shannon entropy (bits/char) of a generic secret value; scaled down for short values',
     }),
-    allow_list: Type.Array(Type.String({ minLength: 1 }), {
+    allow_list: Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
       default: [],
       maxItems: 10000,
-      description: 'Values never reported: exact strings, or /regex/flags matched against the secret',
+      description:
+        'Secret values never reported (a public demo key, a known test token): exact values; an entry written /regex/flags is a pattern',
+    }),
+    allow_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      default: [],
+      maxItems: 200,
+      description:
+        'Regular expressions tested against each secret value; a match silences the finding (anchor with ^…$ for whole values). Refused at load when invalid, nested (a+)+ or matching the empty string',
     }),
     min_score: Type.Number({
       minimum: 0,

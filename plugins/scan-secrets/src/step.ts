@@ -48,7 +48,7 @@ export class ScanSecretsStep implements StepInstance {
       rules: ALL_RULES,
       kinds,
       entropyThreshold: settings.entropy_threshold,
-      allowList: new AllowList(settings.allow_list),
+      allowList: new AllowList(settings.allow_list ?? [], settings.allow_patterns ?? []),
       minScore: settings.min_score,
     })
     this.#cache = new AnalysisCache(scanner, settings.cache_entries)

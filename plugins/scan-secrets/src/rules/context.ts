@@ -12,13 +12,13 @@ import { PRIORITY, patternRule, type SecretRule } from '../rule.js'
 import { nameWords, VENDOR_PREFIX } from './generic.js'
 
 /** Characters a token may end with; inside it also `.` and `!`, and `=` only as base64 padding at the end. */
-const END = 'A-Za-z0-9_+/~$@%^*-'
+const END = 'A-Za-z0-9_+/~$%^*\\-'
 /**
  * A token of 12 to 300 characters, not counting a full stop after it (longer
  * runs are data, and the rule skips them whole: the look-behind fails inside a
  * run, so each run costs one bounded attempt).
  */
-const TOKEN = `(?<![${END}.!=])(?<secret>[${END}.!]{11,299}[${END}]={0,3})(?![${END}=]|[.!][${END}])`
+const TOKEN = `(?<![${END}.!])(?<secret>[${END}.!]{11,299}[${END}]={0,3})(?![${END}=]|[.!][${END}])`
 
 /** Words that name the value after them a secret. */
 const SECRET_NOUNS = new Set([
@@ -221,11 +221,17 @@ const NOT_SECRET_NAMES = new Set([
   'revision',
   'rev',
   'sum',
+  'csrf',
+  'xsrf',
+  'authenticity',
+  'base',
+  'sub',
+  'kid',
 ])
 
 function namedNotSecret(text: string, start: number): boolean {
-  const line = text.lastIndexOf('\n', start - 1)
-  const words = nameWords(text.slice(Math.max(line + 1, start - 40), start)).slice(-3)
+  const window = text.slice(Math.max(0, start - 60), start)
+  const words = nameWords(window.slice(window.lastIndexOf('\n') + 1)).slice(-4)
   return words.some((w) => NOT_SECRET_NAMES.has(w))
 }
 
@@ -252,10 +258,12 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     score: 0.75,
     validate: (secret, match) => {
       const token = secret
-      if (VENDOR_PREFIX.test(token) || isTemplated(match.input, match.index, token.length)) return false
-      if (isInsideLocator(match.input, match.index)) return false
+      // Cheapest checks first: most candidates are words that fail the shape test with no allocation.
+      if (!looksLikeNamedSecret(token, true) || VENDOR_PREFIX.test(token)) return false
+      if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
+        return false
       const named = namedBefore(match.input, match.index)
-      if (!named || !looksLikeNamedSecret(token, named.password)) return false
+      if (!named || (!named.password && !looksLikeNamedSecret(token, false))) return false
       return { score: 0.75 }
     },
   }),
@@ -269,10 +277,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     score: 0.6,
     validate: (secret, match) => {
       const token = secret
-      if (VENDOR_PREFIX.test(token) || isTemplated(match.input, match.index, token.length)) return false
-      if (isInsideLocator(match.input, match.index) || token.includes('..')) return false
+      if (!looksLikeLoneSecret(token) || VENDOR_PREFIX.test(token) || token.includes('..')) return false
+      if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
+        return false
       if (insideArmour(match.input, match.index) || namedNotSecret(match.input, match.index)) return false
-      return looksLikeLoneSecret(token) ? { score: 0.6 } : false
+      return { score: 0.6 }
     },
   }),
 ]

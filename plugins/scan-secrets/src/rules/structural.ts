@@ -135,7 +135,7 @@ export const STRUCTURAL_RULES: readonly SecretRule[] = [
     id: 'private-key-truncated',
     kind: 'private_key',
     keywords: ['-----begin'],
-    pattern: '-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\s\\\\]{64,}',
+    pattern: '-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\\s\\\\]{64,16384}',
     placeholders: 'none',
     priority: PRIORITY.structural - 1,
     validate: pemBody(64, 0.9),
@@ -210,7 +210,7 @@ export const STRUCTURAL_RULES: readonly SecretRule[] = [
     kind: 'basic_auth',
     keywords: ['curl'],
     pattern:
-      '\\bcurl\\b(?:[^\\n]|\\\\\\r?\\n){0,2000}?\\s(?:-u|--user)(?:=|[ \\t]{1,5})["\']?(?<secret>"[^"\\n]{1,200}"(?::"[^"\\n]{0,200}")?|\'[^\'\\n]{1,200}\'|[^\\s"\'|;&]{1,200}?(?::(?:"[^"\\n]{0,200}"|\'[^\'\\n]{0,200}\'))?)["\']?(?=\\s|$)',
+      '\\bcurl\\b(?:[^\\n]|\\\\\\r?\\n){0,600}?\\s(?:-u|--user)(?:=|[ \\t]{1,5})["\']?(?<secret>"[^"\\n]{1,200}"(?::"[^"\\n]{0,200}")?|\'[^\'\\n]{1,200}\'|[^\\s"\'|;&]{1,200}?(?::(?:"[^"\\n]{0,200}"|\'[^\'\\n]{0,200}\'))?)["\']?(?=\\s|$)',
     placeholders: 'none',
     priority: PRIORITY.contextual,
     validate: validateCurlUser,
