@@ -1,0 +1,103 @@
+/**
+ * The audit trail's bounds: the memory store's record cap (verification
+ * starts at the oldest kept record) and the deadline of an append against a
+ * store that never answers.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { GovError } from '@gov/core'
+import { AuditErrorCodes } from '../../src/audit/audit-errors.js'
+import { AuditTrail } from '../../src/audit/audit-trail.js'
+import { MemoryStore } from '../../src/storage/memory-store.js'
+import type { AuditHead, AuditRecord } from '../../src/storage/store.js'
+import { callEntryOf } from './audit-fixtures.js'
+
+/** A memory store whose audit appends hang until `release()`. */
+class HangingStore extends MemoryStore {
+  #waiting: (() => void)[] = []
+
+  override async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
+    await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    return super.appendAudit(seal)
+  }
+
+  release(): void {
+    for (const resolve of this.#waiting.splice(0)) resolve()
+  }
+}
+
+function isUnavailable(error: unknown): boolean {
+  return error instanceof GovError && error.code === AuditErrorCodes.UNAVAILABLE && error.status === 503
+}
+
+describe('memory audit cap', () => {
+  it('keeps at most auditMax records, warns, and still verifies the kept chain', async () => {
+    const store = new MemoryStore({ auditMax: 10 })
+    const trail = new AuditTrail(store)
+    assert.deepEqual(store.warnings(), [])
+    for (let i = 0; i < 25; i++) await trail.append(callEntryOf({ status: i }))
+    const kept = await store.listAudit({ order: 'asc', limit: 100 })
+    assert.ok(kept.length <= 10 && kept.length >= 9, `kept ${kept.length}`)
+    assert.equal(kept.at(-1)!.seq, 25)
+    assert.equal(kept[0]!.prev_hash, store.auditAnchor()!.hash)
+    const result = await trail.verify()
+    assert.equal(result.valid, true)
+    assert.equal(result.records, kept.length)
+    assert.deepEqual(result.anchor, store.auditAnchor())
+    assert.match(store.warnings()[0]!, /^audit_records_dropped/)
+  })
+
+  it('pages by cursor over the kept records in both orders', async () => {
+    const store = new MemoryStore({ auditMax: 20 })
+    const trail = new AuditTrail(store, { verifyPageSize: 3 })
+    for (let i = 0; i < 47; i++) await trail.append(callEntryOf())
+    const kept = (await store.listAudit({ order: 'asc', limit: 100 })).map((r) => r.seq)
+    const desc = (await store.listAudit({ order: 'desc', limit: 100 })).map((r) => r.seq)
+    assert.deepEqual(desc, [...kept].reverse())
+    const afterCursor = await store.listAudit({ order: 'asc', limit: 2, afterSeq: kept[3]! })
+    assert.deepEqual(
+      afterCursor.map((r) => r.seq),
+      kept.slice(4, 6),
+    )
+    const beforeCursor = await store.listAudit({ order: 'desc', limit: 2, beforeSeq: kept[3]! })
+    assert.deepEqual(
+      beforeCursor.map((r) => r.seq),
+      [kept[2], kept[1]],
+    )
+    assert.equal((await trail.verify()).valid, true, 'paged verification from the anchor')
+  })
+})
+
+describe('append deadline', () => {
+  it('fails an append the store does not commit in time with 503, and never writes one still waiting', async () => {
+    const store = new HangingStore()
+    const trail = new AuditTrail(store, { appendTimeoutMs: 50, stallMs: 10 })
+    const first = trail.append(callEntryOf({ status: 1 })) // goes to the store and hangs there
+    const second = trail.append(callEntryOf({ status: 2 })) // waits behind it
+    await assert.rejects(first, isUnavailable)
+    await assert.rejects(second, isUnavailable)
+    assert.throws(() => trail.assertWritable(), isUnavailable)
+    store.release()
+    await trail.idle()
+    const written = await store.listAudit({ order: 'asc', limit: 10 })
+    assert.deepEqual(
+      written.map((r) => r.status),
+      [1],
+      'the one in flight may land late; the waiting one never does',
+    )
+  })
+
+  it('is writable again after a write succeeds', async () => {
+    const store = new HangingStore()
+    const trail = new AuditTrail(store, { appendTimeoutMs: 30, failureHoldMs: 60_000 })
+    await assert.rejects(trail.append(callEntryOf()), isUnavailable)
+    assert.equal(trail.writable(), false)
+    store.release()
+    await trail.idle()
+    const next = trail.append(callEntryOf())
+    await new Promise((resolve) => setImmediate(resolve))
+    store.release()
+    await next
+    assert.equal(trail.writable(), true)
+  })
+})
