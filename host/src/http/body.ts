@@ -42,15 +42,11 @@ const CLOSE_BRACKET = 0x5d
  * runs before anything else walks the value. Brackets inside strings do not
  * count; malformed JSON is left for `JSON.parse` to reject.
  */
-export function checkJsonDepth(buffer: Uint8Array, maxDepth: number): void {
+export function checkJsonDepth(buffer: Buffer, maxDepth: number): void {
   let depth = 0
-  let inString = false
   for (let i = 0; i < buffer.length; i++) {
     const byte = buffer[i]
-    if (inString) {
-      if (byte === BACKSLASH) i++
-      else if (byte === QUOTE) inString = false
-    } else if (byte === QUOTE) inString = true
+    if (byte === QUOTE) i = stringEnd(buffer, i)
     else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (++depth > maxDepth) {
         throw new GovError(
@@ -61,6 +57,22 @@ export function checkJsonDepth(buffer: Uint8Array, maxDepth: number): void {
         )
       }
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--
+  }
+}
+
+/**
+ * Index of the quote closing the string that opens at `start` (or the end of
+ * the buffer). Jumps from quote to quote with `indexOf` (native, so long
+ * prompts cost little); a quote after an odd run of backslashes is escaped.
+ */
+function stringEnd(buffer: Buffer, start: number): number {
+  let at = start
+  for (;;) {
+    at = buffer.indexOf(QUOTE, at + 1)
+    if (at < 0) return buffer.length
+    let slashes = 0
+    while (buffer[at - 1 - slashes] === BACKSLASH) slashes++
+    if (slashes % 2 === 0) return at
   }
 }
 

@@ -36,6 +36,14 @@ describe('JSON depth bound', () => {
     assert.equal((parseJson(Buffer.from(text)) as { t: string }).t, 'a\\')
   })
 
+  it('ends a string at a quote after an even run of backslashes', () => {
+    // The value of "a" is `x\\` (ends in an escaped backslash): the brackets after it count.
+    const text = Buffer.from(String.raw`{"a":"x\\","b":[[[1]]],"c":"\"[[[[[[\""}`)
+    assert.deepEqual((JSON.parse(text.toString()) as { b: unknown }).b, [[[1]]])
+    checkJsonDepth(text, 4)
+    assertDepthError(() => checkJsonDepth(text, 3), 3)
+  })
+
   it('refuses 100,000 levels without overflowing the stack', () => {
     assertDepthError(() => parseJson(Buffer.from(`{"a":${'['.repeat(100_000)}`)), DEFAULT_MAX_JSON_DEPTH)
   })
