@@ -1,4 +1,5 @@
 import { type ClassificationLevel, ErrorCodes, GovError, levelRank } from '@gov/core'
+import { AllowList } from './allow-list.js'
 import { type Detection, FindingTypes } from './detection.js'
 import { findFinancialFigures } from './find-financial-figures.js'
 import { foldText } from './fold-text.js'
@@ -37,6 +38,8 @@ export type DetectorSettings = Pick<
   | 'financial'
   | 'financial_min_score'
   | 'financial_level'
+  | 'allow_list'
+  | 'allow_patterns'
 >
 
 function settingsError(message: string, details: Record<string, unknown>): GovError {
@@ -59,10 +62,12 @@ export class BusinessDetector {
   readonly #phrases: PhraseMatcher<PhraseEntry>
   readonly #patterns: CompiledPattern[]
   readonly #settings: DetectorSettings
+  readonly #allowList: AllowList
 
   /** Compile `settings`; throws `GOV_ERR_STEP_SETTINGS_INVALID` (400) naming a refused pattern or term. */
   constructor(settings: DetectorSettings) {
     this.#settings = settings
+    this.#allowList = new AllowList(settings.allow_list ?? [], settings.allow_patterns ?? [])
     this.#patterns = []
     settings.patterns.forEach((pattern, index) => {
       try {
@@ -109,7 +114,7 @@ export class BusinessDetector {
     if (!this.#phrases.empty) this.#findPhrases(text, detections)
     for (const pattern of this.#patterns) this.#findIdentifiers(text, pattern, detections)
     if (this.#settings.financial) this.#findFinancial(text, detections)
-    return detections.sort((a, b) => a.start - b.start || b.end - a.end)
+    return this.#allowList.filter(text, detections).sort((a, b) => a.start - b.start || b.end - a.end)
   }
 
   #findPhrases(text: string, out: Detection[]): void {

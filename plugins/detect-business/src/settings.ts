@@ -79,6 +79,18 @@ export const SettingsSchema = Type.Object(
       { default: 'restricted' },
     ),
     action: Type.Union([Type.Literal('report'), Type.Literal('mask')], { default: 'report' }),
+    allow_list: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      default: [],
+      maxItems: 10_000,
+      description:
+        'Phrases declared harmless (matched like terms: folded, whole words); a finding inside one is dropped',
+    }),
+    allow_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      default: [],
+      maxItems: 200,
+      description:
+        'Regular expressions declared harmless (same safety rules as patterns); a finding inside a match is dropped',
+    }),
     cache_size: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 5000 }),
   },
   { additionalProperties: false },
