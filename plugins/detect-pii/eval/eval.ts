@@ -1,28 +1,39 @@
 /**
- * Quality of `detect_pii` on ../shared/datasets/pii-dev.jsonl: runs every row
- * through the step's onRequest hook (action `allow`, default settings
- * otherwise), as the host would, and prints precision, recall, F1 and
- * false-positive rate per type as a markdown table.
+ * Quality of `detect_pii` on data it was not trained or tuned on, as the host
+ * runs it (the step's onRequest hook, default settings, action `allow`):
+ *
+ * 1. the held-out split of ../shared/datasets/pii-train.jsonl (fixed by
+ *    `train/split.ts`; never read by training or calibration), per type and per
+ *    source, each type scored only on documents whose `annotated_types` list it;
+ * 2. ../shared/datasets/pii-dev.jsonl (never read by training);
+ * 3. the share of ordinary words masked: words of held-out NER documents
+ *    outside every gold span that a finding covers;
+ * 4. benign prompts: the held-out part of the label-0 `user` rows of
+ *    injection-train.jsonl. A prompt with any finding is changed under
+ *    `standard` (mask) and refused under `strict` (block).
  *
  * Match rule: a gold span counts as found when a finding of the mapped type
- * overlaps it by at least one character; a finding counts as correct when it
- * overlaps a gold span of its type. Gold types the step does not detect are
- * listed with "not detected". FPR is the share of rows without any gold span
- * that get at least one finding (of that type, or of any type on the total line).
+ * overlaps it by at least one character; a finding is correct when it overlaps
+ * a gold span of its type.
  *
- *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE]
+ *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE] [--tune] [--locations all]
+ *
+ * `--tune` prints the findings on the tuning (non-held-out) benign prompts,
+ * the only benign rows that may be read while changing rules.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import plugin from '../src/index.js'
 import { PII_TYPES, type PiiType } from '../src/pii-types.js'
 import { withDefaults } from '../src/settings.js'
+import { DATASETS, isHeldOut } from '../train/split.js'
 
 interface Row {
   id: string
   text: string
   source: string
-  spans: { type: string; start: number; end: number; value: string }[]
+  spans: { type: string; start: number; end: number; value?: string }[]
+  annotated_types?: string[]
 }
 interface Span {
   type: string
@@ -45,116 +56,206 @@ const TYPE_MAP: Record<string, PiiType> = {
   IP_ADDRESS: 'IP_ADDRESS',
   DATE_TIME: 'DATE_OF_BIRTH',
 }
+const ALL = 'ALL (any type)'
+const NO_GEO = 'ALL except LOCATION'
 
-const datasets = new URL('../../../../../shared/datasets/', import.meta.url)
-const file = new URL('pii-dev.jsonl', datasets)
-if (!existsSync(file)) {
+const read = (name: string): Row[] =>
+  readFileSync(new URL(name, DATASETS), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l))
+
+if (!existsSync(new URL('pii-train.jsonl', DATASETS))) {
   console.log(
-    `eval skipped: ${file.pathname} not found (the datasets live in ../shared/datasets/ beside the repo)`,
+    `eval skipped: ${new URL('.', DATASETS).pathname} has no pii-train.jsonl (the datasets live in ../shared/datasets/ beside the repo)`,
   )
   process.exit(0)
 }
-const errorsFor = process.argv.includes('--errors')
-  ? process.argv[process.argv.indexOf('--errors') + 1]
-  : undefined
-const rows: Row[] = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l))
+const argument = (name: string) =>
+  process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined
+const errorsFor = argument('errors')
+const tune = process.argv.includes('--tune')
+const locations = (argument('locations') ?? 'personal') as 'personal' | 'all'
 
-const settings = withDefaults({ action: 'allow' })
-const step = await plugin.create(settings, makeServices('detect_pii'))
+const step = await plugin.create(withDefaults({ action: 'allow', locations }), makeServices('detect_pii'))
 await step.ready?.()
 
-const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end
-type Counts = { gold: number; found: number; foundAny: number; pred: number; correct: number; fpRows: number }
-const zero = (): Counts => ({ gold: 0, found: 0, foundAny: 0, pred: 0, correct: 0, fpRows: 0 })
-const bySource = new Map<string, Map<string, Counts>>()
-const emptyRows = new Map<string, number>()
-const unmapped = new Map<string, number>()
-
-for (const row of rows) {
-  const ctx = makeRequestContext(makeExchange([{ source: 'user', text: row.text }]))
+async function findings(text: string): Promise<Span[]> {
+  const ctx = makeRequestContext(makeExchange([{ source: 'user', text }]))
   await step.onRequest?.(ctx)
-  const preds: Span[] = ctx.findings.map((f) => ({ type: f.type, start: f.span!.start, end: f.span!.end }))
-  const gold: Span[] = row.spans.map((s) => ({
-    type: TYPE_MAP[s.type] ?? `-${s.type}`,
-    start: s.start,
-    end: s.end,
-  }))
-  const table = bySource.get(row.source) ?? new Map<string, Counts>()
-  bySource.set(row.source, table)
-  const get = (t: string) => table.get(t) ?? (table.set(t, zero()).get(t) as Counts)
-  if (gold.length === 0) emptyRows.set(row.source, (emptyRows.get(row.source) ?? 0) + 1)
-  for (const g of gold) {
-    if (g.type.startsWith('-')) unmapped.set(g.type.slice(1), (unmapped.get(g.type.slice(1)) ?? 0) + 1)
-    const c = get(g.type)
-    c.gold++
-    const hit = preds.some((p) => p.type === g.type && overlaps(p, g))
-    if (hit) c.found++
-    const covered = preds.some((p) => overlaps(p, g))
-    if (covered) c.foundAny++
-    const any = get('ALL (any type)')
-    any.gold++
-    if (covered) {
-      any.found++
-      any.foundAny++
-    }
-    if (!hit && errorsFor === g.type)
-      console.log(
-        `MISS ${g.type}: ${JSON.stringify(row.text.slice(g.start, g.end))} | ${JSON.stringify(row.text.slice(0, 160))}`,
-      )
-  }
-  for (const p of preds) {
-    const c = get(p.type)
-    c.pred++
-    const ok = gold.some((g) => g.type === p.type && overlaps(p, g))
-    if (ok) c.correct++
-    const any = get('ALL (any type)')
-    any.pred++
-    if (gold.some((g) => overlaps(p, g))) any.correct++
-    if (!ok && errorsFor === p.type) {
-      const near = gold.filter((g) => overlaps(p, g)).map((g) => g.type)
-      console.log(
-        `FP   ${p.type}: ${JSON.stringify(row.text.slice(p.start, p.end))} (gold ${near.join('/') || 'none'}) | ${JSON.stringify(row.text.slice(0, 160))}`,
-      )
-    }
-  }
-  if (gold.length === 0) {
-    for (const t of new Set(preds.map((p) => p.type))) get(t).fpRows++
-    if (preds.length) get('ALL (any type)').fpRows++
-  }
+  return ctx.findings.map((f) => ({ type: f.type, start: f.span?.start ?? 0, end: f.span?.end ?? 0 }))
 }
 
-const pct = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3))
-console.log(
-  `# detect_pii eval — ${new Date().toISOString().slice(0, 10)}, pii-dev.jsonl (${rows.length} rows)\n`,
-)
-console.log(
-  'Match rule: overlap of at least one character, same (mapped) type; FPR over rows without gold spans.\n',
-)
-for (const [source, table] of bySource) {
-  const empty = emptyRows.get(source) ?? 0
-  console.log(`## ${source} (${empty} rows without spans)\n`)
-  console.log('| type | gold | predicted | precision | recall | F1 | FPR | recall, any type |')
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
-  const order = [...PII_TYPES, 'ALL (any type)']
-  for (const type of order) {
+type Counts = { gold: number; found: number; pred: number; correct: number }
+const zero = (): Counts => ({ gold: 0, found: 0, pred: 0, correct: 0 })
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end
+const ratio = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3))
+
+interface Report {
+  byType: Map<string, Counts>
+  bySource: Map<string, Map<string, Counts>>
+  words: number
+  maskedWords: number
+  docs: number
+}
+
+async function score(rows: Row[], useAnnotations: boolean): Promise<Report> {
+  const report: Report = {
+    byType: new Map(),
+    bySource: new Map(),
+    words: 0,
+    maskedWords: 0,
+    docs: rows.length,
+  }
+  for (const row of rows) {
+    const preds = await findings(row.text)
+    const annotated = useAnnotations && row.annotated_types ? new Set(row.annotated_types) : undefined
+    const scored = (datasetType: string) => !annotated || annotated.has(datasetType)
+    const gold = row.spans
+      .filter((s) => TYPE_MAP[s.type] && scored(s.type))
+      .map((s) => ({ type: TYPE_MAP[s.type], start: s.start, end: s.end }))
+    const scoredTypes = new Set<string>(
+      annotated ? [...annotated].map((t) => TYPE_MAP[t]).filter(Boolean) : PII_TYPES,
+    )
+    if (!annotated) scoredTypes.delete('DATE_OF_BIRTH')
+    const tables = [report.byType, sourceTable(report, row.source)]
+    const bump = (type: string, key: keyof Counts) => {
+      for (const table of tables) {
+        const c = table.get(type) ?? zero()
+        c[key]++
+        table.set(type, c)
+      }
+    }
+    for (const g of gold) {
+      const hit = preds.some((p) => p.type === g.type && overlaps(p, g))
+      const any = preds.some((p) => overlaps(p, g))
+      for (const type of [g.type, ALL, ...(g.type === 'LOCATION' ? [] : [NO_GEO])]) {
+        bump(type, 'gold')
+        if (type === g.type ? hit : any) bump(type, 'found')
+      }
+      if (!hit && errorsFor === g.type)
+        console.log(
+          `MISS ${g.type}: ${JSON.stringify(row.text.slice(g.start, g.end))} | ${JSON.stringify(row.text.slice(0, 200))}`,
+        )
+    }
+    for (const p of preds) {
+      if (!scoredTypes.has(p.type)) continue
+      const ok = gold.some((g) => g.type === p.type && overlaps(p, g))
+      bump(p.type, 'pred')
+      if (ok) bump(p.type, 'correct')
+      if (!ok && errorsFor === p.type)
+        console.log(
+          `FP   ${p.type}: ${JSON.stringify(row.text.slice(p.start, p.end))} | ${JSON.stringify(row.text.slice(0, 200))}`,
+        )
+    }
+    // Ordinary words: only in documents where every kind of name is annotated (so an unmarked word is no name).
+    if (annotated?.has('PERSON') && annotated.has('LOCATION') && annotated.has('ORGANIZATION')) {
+      const marked = row.spans
+      for (const m of row.text.matchAll(/\p{L}[\p{L}\p{M}'-]*/gu)) {
+        const word = { type: '', start: m.index, end: m.index + m[0].length }
+        if (marked.some((s) => overlaps(s, word))) continue
+        report.words++
+        if (preds.some((p) => overlaps(p, word))) report.maskedWords++
+      }
+    }
+  }
+  return report
+}
+
+function sourceTable(report: Report, source: string): Map<string, Counts> {
+  const key = source.split(':')[0]
+  let table = report.bySource.get(key)
+  if (!table) {
+    table = new Map()
+    report.bySource.set(key, table)
+  }
+  return table
+}
+
+function printTypes(title: string, table: Map<string, Counts>): void {
+  console.log(`### ${title}\n`)
+  console.log('| type | gold | predicted | precision | recall | F1 |')
+  console.log('|---|---:|---:|---:|---:|---:|')
+  for (const type of [...PII_TYPES, NO_GEO, ALL]) {
     const c = table.get(type)
     if (!c) continue
     const p = c.pred ? c.correct / c.pred : 0
     const r = c.gold ? c.found / c.gold : 0
     const f1 = p + r ? (2 * p * r) / (p + r) : 0
+    const rowType = type === ALL || type === NO_GEO ? `${type} (recall: covered by any finding)` : type
     console.log(
-      `| ${type} | ${c.gold} | ${c.pred} | ${pct(c.correct, c.pred)} | ${pct(c.found, c.gold)} | ${c.gold && c.pred ? f1.toFixed(3) : '–'} | ${pct(c.fpRows, empty)} | ${pct(c.foundAny, c.gold)} |`,
+      `| ${rowType} | ${c.gold} | ${type === ALL || type === NO_GEO ? '–' : c.pred} | ${type === ALL || type === NO_GEO ? '–' : ratio(c.correct, c.pred)} | ${ratio(c.found, c.gold)} | ${type === ALL || type === NO_GEO || !c.pred || !c.gold ? '–' : f1.toFixed(3)} |`,
     )
   }
-  for (const [type, n] of unmapped) console.log(`| ${type} | ${n} | – | – | not detected | – | – | – |`)
   console.log('')
 }
+
+function printSources(table: Map<string, Map<string, Counts>>): void {
+  console.log('### Per source (recall per type; precision over all entity findings)\n')
+  const types = [
+    'PERSON',
+    'LOCATION',
+    'ORGANIZATION',
+    'EMAIL_ADDRESS',
+    'PHONE_NUMBER',
+    'CREDIT_CARD',
+    'IBAN_CODE',
+  ]
+  console.log(`| source | ${types.join(' | ')} | ${NO_GEO} |`)
+  console.log(`|---|${types.map(() => '---:').join('|')}|---:|`)
+  for (const [source, t] of [...table].sort()) {
+    const cell = (type: string) => {
+      const c = t.get(type)
+      return c?.gold ? `${ratio(c.found, c.gold)} (${c.gold})` : '–'
+    }
+    console.log(`| ${source} | ${types.map(cell).join(' | ')} | ${cell(NO_GEO)} |`)
+  }
+  console.log('')
+}
+
+const started = performance.now()
+const train = read('pii-train.jsonl').filter((r) => isHeldOut(r.id))
+const heldOut = await score(train, true)
 console.log(
-  'DATE_TIME gold spans are any date or time; the step reports only dates of birth, so its recall there is a floor.',
+  `# detect_pii eval — ${new Date().toISOString().slice(0, 10)}, default settings (locations: ${locations})\n`,
 )
 console.log(
-  '"recall, any type": share of gold spans covered by a finding of any type (the dataset labels a city inside an address LOCATION in some rows, ADDRESS in others).',
+  'Match rule: a gold span is found when a finding of its type overlaps it; precision counts findings that overlap a gold span of their type.\n',
 )
+console.log(`## pii-train.jsonl, held-out split (${heldOut.docs} documents, seed in train/split.ts)\n`)
+printTypes('Per type (each type scored only on documents that annotate it)', heldOut.byType)
+printSources(heldOut.bySource)
+console.log(
+  `Ordinary words masked: ${heldOut.maskedWords} of ${heldOut.words} words outside every gold span (${((100 * heldOut.maskedWords) / Math.max(heldOut.words, 1)).toFixed(2)} %)\n`,
+)
+
+const dev = await score(read('pii-dev.jsonl'), false)
+console.log(`## pii-dev.jsonl (${dev.docs} documents, never used for training)\n`)
+printTypes('Per type', dev.byType)
+
+const benign = read('injection-train.jsonl').filter(
+  (r) =>
+    (r as unknown as { label: number; channel: string }).label === 0 &&
+    (r as unknown as { channel: string }).channel === 'user',
+)
+const part = benign.filter((r) => isHeldOut(r.text) !== tune)
+let changed = 0
+const byType = new Map<string, number>()
+for (const row of part) {
+  const preds = await findings(row.text)
+  if (preds.length === 0) continue
+  changed++
+  for (const t of new Set(preds.map((p) => p.type))) byType.set(t, (byType.get(t) ?? 0) + 1)
+  if (tune)
+    console.log(
+      `CHANGED ${preds.map((p) => `${p.type}:${JSON.stringify(row.text.slice(p.start, p.end))}`).join(' ')} | ${JSON.stringify(row.text.slice(0, 160))}`,
+    )
+}
+console.log(
+  `## Benign prompts (${tune ? 'tuning' : 'held-out'} part of injection-train.jsonl label 0, channel user: ${part.length} prompts)\n`,
+)
+console.log(
+  `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. These prompts were not checked by hand for personal data; some do name people.\n`,
+)
+console.log(`_${((performance.now() - started) / 1000).toFixed(1)} s_`)
+await step.close?.()

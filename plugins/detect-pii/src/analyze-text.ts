@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { codeUnits } from './code-units.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
+import { personalLocations } from './location-policy.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
 import { resolveOverlaps } from './resolve-overlaps.js'
 import { findCreditCards } from './structured/credit-card.js'
@@ -19,8 +20,12 @@ import { readTextFacts } from './text-facts.js'
 export interface AnalyzerOptions {
   readonly types: ReadonlySet<PiiType>
   readonly minScore: number
-  /** Lower-cased values never reported. */
+  /** Lower-cased terms never reported (a value equal to one, or inside one). */
   readonly allowList: ReadonlySet<string>
+  /** A value matching one of these whole is never reported. */
+  readonly allowPatterns: readonly RegExp[]
+  /** `personal`: places only where they locate a person; `all`: every place. */
+  readonly locations: 'personal' | 'all'
   readonly phoneRegions: readonly string[]
   /** The loaded gazetteer, or undefined when named entities are off. */
   readonly gazetteer: Gazetteer | undefined
@@ -66,14 +71,32 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
     found.push(...findStreetAddresses(text, placeLookup(options.gazetteer), facts.caseMode === 'lower'))
   if (options.gazetteer && ENTITY_TYPES.some((t) => types.has(t)))
     found.push(...tagEntities(text, options.gazetteer, units, facts.caseMode))
+  const allowing = options.allowList.size > 0 || options.allowPatterns.length > 0
   const kept = found.filter(
-    (d) =>
-      d.score >= options.minScore &&
-      types.has(d.type) &&
-      (options.allowList.size === 0 ||
-        !options.allowList.has(text.slice(d.start, d.end).trim().toLowerCase())),
+    (d) => d.score >= options.minScore && types.has(d.type) && !(allowing && isAllowed(text, d, options)),
   )
-  return resolveOverlaps(kept)
+  const resolved = resolveOverlaps(kept)
+  return options.locations === 'personal' ? personalLocations(text, resolved) : resolved
+}
+
+/** True when the admin's allow-list or allow patterns cover the detected value. */
+function isAllowed(text: string, d: Detection, options: AnalyzerOptions): boolean {
+  const value = text.slice(d.start, d.end).trim()
+  const key = value.toLowerCase()
+  if (options.allowList.has(key)) return true
+  for (const term of options.allowList) if (term.length > key.length && containsWord(term, key)) return true
+  return options.allowPatterns.some((pattern) => pattern.test(value))
+}
+
+/** True when `part` occurs in `whole` between word boundaries. */
+function containsWord(whole: string, part: string): boolean {
+  for (let at = whole.indexOf(part); at >= 0; at = whole.indexOf(part, at + 1)) {
+    const before = at === 0 || !/[\p{L}\p{N}]/u.test(whole[at - 1])
+    const end = at + part.length
+    const after = end === whole.length || !/[\p{L}\p{N}]/u.test(whole[end])
+    if (before && after) return true
+  }
+  return false
 }
 
 /**

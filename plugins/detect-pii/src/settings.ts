@@ -47,13 +47,25 @@ export const PiiSettings = Type.Object(
     entities: Type.Boolean({ default: true, description: 'Detect PERSON, LOCATION and ORGANIZATION names' }),
     allow_list: Type.Array(Type.String({ minLength: 1 }), {
       default: [],
-      description: 'Values never reported (case-insensitive, whole value)',
+      description:
+        'Terms never reported (case-insensitive): a finding whose value is the term, or lies inside it, is dropped',
+    }),
+    allow_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+      default: [],
+      maxItems: 200,
+      description:
+        'Regular expressions (JavaScript syntax, case-insensitive); a finding whose whole value matches one is dropped',
+    }),
+    locations: Type.Union([Type.Literal('personal'), Type.Literal('all')], {
+      default: 'personal',
+      description:
+        'personal: report a place only where it locates a person (next to a name, after "I live in"/"born in"/…, or with an address); all: every country, region and city',
     }),
     scan_response: Type.Boolean({ default: true, description: 'Report new personal data in the answer' }),
     session_ttl_seconds: Type.Integer({
       minimum: 60,
       default: 86_400,
-      description: 'How long a session keeps its value ↔ placeholder map',
+      description: 'How long a session keeps its value ↔ placeholder map after its last use (sliding)',
     }),
     phone_regions: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), {
       default: DEFAULT_PHONE_REGIONS,

@@ -63,6 +63,8 @@ async function runWarmUp(gazetteer: Gazetteer | undefined): Promise<void> {
     types: new Set(PII_TYPES),
     minScore: 0.5,
     allowList: new Set(),
+    allowPatterns: [],
+    locations: 'personal',
     phoneRegions: DEFAULT_PHONE_REGIONS,
     gazetteer,
   }

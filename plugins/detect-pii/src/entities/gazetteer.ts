@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs'
+import { loadModel, type NerModel } from './ner-model.js'
+import { loadTechTerms } from './tech-terms.js'
 import { FUNCTION_WORDS, PARTICLES } from './word-lists.js'
 
 /** Word sets the entity tagger looks tokens up in; every entry is lower case. */
@@ -14,6 +17,14 @@ export interface Gazetteer {
   readonly commonWords: ReadonlySet<string>
   /** Longest place name in words. */
   readonly maxPlaceWords: number
+  /** English dictionary words (lower case, no proper names). */
+  readonly dictionary: readonly string[]
+  /** Product and technology words: never a name. */
+  readonly products: ReadonlySet<string>
+  /** Programming, data and markup language names (tech words unless also a name or place). */
+  readonly languages: ReadonlySet<string>
+  /** The trained tagger for cased text; without it the rule tagger reads every text. */
+  readonly model?: NerModel
 }
 
 type LocaleData = Record<string, Record<string, unknown> | undefined>
@@ -84,7 +95,7 @@ const STOPWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da'
  * common words) and the stop words of `stopwords-iso` (MIT). Imported lazily because the data
  * is several megabytes; this is the "model" `ready()` loads.
  */
-export async function loadGazetteer(): Promise<Gazetteer> {
+export async function loadGazetteer(options: { model?: boolean } = {}): Promise<Gazetteer> {
   const faker = (await import('@faker-js/faker')) as unknown as Record<
     string,
     { metadata?: unknown } & LocaleData
@@ -111,7 +122,13 @@ export async function loadGazetteer(): Promise<Gazetteer> {
   const stopwords = await import('stopwords-iso/stopwords-iso.json', { with: { type: 'json' } })
   const lists = stopwords.default as unknown as Record<string, string[]>
   for (const language of STOPWORD_LANGUAGES) addWords(commonWords, lists[language])
+  const tech = await loadTechTerms()
+  const wordList = ((await import('word-list')) as unknown as { default: string }).default
   return {
+    dictionary: readFileSync(wordList, 'utf8').split('\n'),
+    products: tech.products,
+    languages: tech.languages,
+    model: options.model === false ? undefined : loadModel(),
     firstNames,
     lastNames,
     cities,

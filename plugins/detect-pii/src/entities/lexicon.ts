@@ -41,6 +41,10 @@ export const ORG_CUE_BEFORE = 1 << 12
 export const ORG_CUE_AFTER = 1 << 13
 /** Flag: an article or possessive. */
 export const ARTICLE = 1 << 14
+/** Flag: a technology or product word (never a name on its own). */
+export const TECH = 1 << 15
+/** Flag: an English dictionary word (`word-list`, ~274k lower-case words without proper names). */
+export const DICTIONARY = 1 << 16
 /** Any place flag. */
 export const PLACE = COUNTRY | REGION | CITY
 
@@ -53,7 +57,7 @@ function mark(target: Map<string, number>, words: Iterable<string>, flag: number
   for (const word of words) target.set(word, (target.get(word) ?? 0) | flag)
 }
 
-/** The lexicon of a gazetteer and the hand-written word lists, built once per gazetteer (~60 ms). */
+/** The lexicon of a gazetteer and the hand-written word lists, built once per gazetteer (~150 ms). */
 export function lexiconOf(g: Gazetteer): Lexicon {
   let lexicon = lexicons.get(g)
   if (!lexicon) {
@@ -73,8 +77,26 @@ export function lexiconOf(g: Gazetteer): Lexicon {
     mark(map, ORG_CUES_BEFORE, ORG_CUE_BEFORE)
     mark(map, ORG_CUES_AFTER, ORG_CUE_AFTER)
     mark(map, ARTICLES, ARTICLE)
+    mark(map, g.dictionary, DICTIONARY)
+    mark(map, g.products, TECH)
+    // "Julia", "Ruby", "Dylan" are programming languages and people: a language name that is a name or place stays one.
+    for (const word of g.languages) {
+      const flags = map.get(word) ?? 0
+      if (!(flags & (FIRST | LAST | PLACE))) map.set(word, flags | TECH)
+    }
     lexicon = map
     lexicons.set(g, lexicon)
   }
   return lexicon
+}
+
+/**
+ * Flags of a lower-case word; a word the lexicon lacks is looked up without a
+ * plural "s" ("llms" → "llm", "apis" → "api"), for technology words only.
+ */
+export function flagsOfWord(lexicon: Lexicon, key: string): number {
+  const flags = lexicon.get(key)
+  if (flags !== undefined) return flags
+  if (key.length > 3 && key.endsWith('s')) return (lexicon.get(key.slice(0, -1)) ?? 0) & TECH
+  return 0
 }

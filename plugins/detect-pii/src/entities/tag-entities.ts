@@ -2,6 +2,7 @@ import type { CaseMode } from '../case-mode.js'
 import { codeUnits } from '../code-units.js'
 import type { Detection } from '../pii-types.js'
 import { readTextFacts } from '../text-facts.js'
+import { codeTokens } from './code-regions.js'
 import type { Gazetteer } from './gazetteer.js'
 import {
   ARTICLE,
@@ -9,6 +10,7 @@ import {
   COMMON,
   COUNTRY,
   FIRST,
+  flagsOfWord,
   LAST,
   type Lexicon,
   LOCATION_CUE,
@@ -23,6 +25,7 @@ import {
   REGION,
   TITLE,
 } from './lexicon.js'
+import { ABBREVIATIONS, isEveryday, isTechnology, tagWithModel } from './model-tagger.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
 
 const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
@@ -38,12 +41,12 @@ class EntityTagger {
   readonly #mode: CaseMode
   readonly out: Detection[] = []
 
-  constructor(text: string, units: Uint16Array, gazetteer: Gazetteer, mode: CaseMode) {
+  constructor(text: string, units: Uint16Array, gazetteer: Gazetteer, mode: CaseMode, tokens?: Token[]) {
     this.#g = gazetteer
     this.#lexicon = lexiconOf(gazetteer)
     this.#text = text
     this.#units = units
-    this.#tokens = tokenize(text, units)
+    this.#tokens = tokens ?? tokenize(text, units)
     this.#mode = mode
   }
 
@@ -157,7 +160,7 @@ class EntityTagger {
   #emit(type: Detection['type'], from: number, to: number, score: number): void {
     const last = this.#tokens[to]
     // Keep the abbreviation dot of "Ltd." / "Inc." / "Jr." in the span.
-    const dot = last.dot && type === 'ORGANIZATION' && last.key.length <= 4 ? 1 : 0
+    const dot = last.dot && type === 'ORGANIZATION' && ABBREVIATIONS.has(last.key) ? 1 : 0
     this.out.push({
       type,
       start: this.#tokens[from].start,
@@ -234,6 +237,8 @@ class EntityTagger {
   /** The longest place name starting at token `p` (within the run), if it beats reading the words as a name. */
   #placeAt(p: number, to: number): { end: number; score: number } | undefined {
     const t = this.#tokens
+    // A run that was all title ("… Mr.") has nothing left to read.
+    if (p > to) return undefined
     const max = Math.min(to, p + this.#g.maxPlaceWords - 1)
     if (!t[p].cap && this.#is(t[p], PARTICLE)) return undefined
     for (let e = max; e >= p; e--) {
@@ -361,12 +366,81 @@ class EntityTagger {
   }
 }
 
-/** Finds PERSON, LOCATION and ORGANIZATION names in `text` with the loaded gazetteer. */
+/** Lowest score of a gazetteer-rule finding that is trusted next to the model (full names, suffixed firms, titles). */
+const STRONG_RULE = 0.8
+
+/**
+ * Finds PERSON, LOCATION and ORGANIZATION names in `text`: with the trained
+ * model wherever the text has capitals in ordinary use (prompts with few
+ * capitals included), with the gazetteer rules in all-lower or all-upper text,
+ * where capitals, the model's main signal, say nothing; there a lone known
+ * first name ("grace", "guru") is too weak and only full names count.
+ */
 export function tagEntities(
   text: string,
   gazetteer: Gazetteer,
   units: Uint16Array = codeUnits(text),
   mode: CaseMode = readTextFacts(units).caseMode,
 ): Detection[] {
-  return new EntityTagger(text, units, gazetteer, mode).run()
+  if (!gazetteer.model) return new EntityTagger(text, units, gazetteer, mode).run()
+  if (mode === 'upper' || (mode === 'lower' && !hasCapital(units)))
+    return new EntityTagger(text, units, gazetteer, mode).run().filter((d) => d.score >= STRONG_RULE)
+  const tokens = tokenize(text, units)
+  const skip = codeTokens(text, tokens)
+  const found = tagWithModel(text, units, gazetteer, gazetteer.model, tokens, skip)
+  // The rules know structures the model saw too rarely: "Smith Ltd.", "Mr. Dresdner", "Donald van der Voet".
+  const lexicon = lexiconOf(gazetteer)
+  const flagsOf = (t: Token) => flagsOfWord(lexicon, t.key)
+  const rules = new EntityTagger(text, units, gazetteer, 'normal', tokens).run().filter((d) => {
+    const from = tokenAt(tokens, d.start)
+    const to = tokenAt(tokens, d.end - 1, true)
+    return !isTechnology(tokens, from, to, flagsOf) && !isEveryday(tokens, from, to, flagsOf)
+  })
+  return mergeRules(found, rules, tokens, skip)
+}
+
+/** Index of the token that starts at or after `offset`, or with `last`, the last token that starts at or before it. */
+function tokenAt(tokens: readonly Token[], offset: number, last = false): number {
+  let lo = 0
+  let hi = tokens.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + (last ? 1 : 0)) >> 1
+    if (last ? tokens[mid].start <= offset : tokens[mid].start < offset) lo = last ? mid : mid + 1
+    else hi = last ? mid - 1 : mid
+  }
+  return lo
+}
+
+/** Adds the strong rule findings the model missed; one replaces a single model finding it overlaps. */
+function mergeRules(
+  found: Detection[],
+  rules: readonly Detection[],
+  tokens: readonly Token[],
+  skip: Uint8Array | undefined,
+): Detection[] {
+  let out = found
+  for (const rule of rules) {
+    if (rule.score < STRONG_RULE || (skip && inCode(rule, tokens, skip))) continue
+    const overlapping = out.filter((d) => d.start < rule.end && rule.start < d.end)
+    if (overlapping.length === 0) out.push(rule)
+    // Only where the model read one name there: a rule run that joins two of the model's names is wrong.
+    else if (overlapping.length === 1) {
+      out = out.filter((d) => !overlapping.includes(d))
+      out.push(rule)
+    }
+  }
+  return out
+}
+
+function inCode(d: Detection, tokens: readonly Token[], skip: Uint8Array): boolean {
+  return skip[tokenAt(tokens, d.start)] === 1
+}
+
+/** True when some word starts with an upper-case ASCII letter after a space or at the start. */
+function hasCapital(units: Uint16Array): boolean {
+  for (let i = 0; i < units.length; i++) {
+    const c = units[i]
+    if (c >= 65 && c <= 90 && (i === 0 || units[i - 1] === 32 || units[i - 1] === 10)) return true
+  }
+  return false
 }

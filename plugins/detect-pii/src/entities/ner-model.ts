@@ -1,0 +1,295 @@
+import { readFileSync } from 'node:fs'
+import { ARTICLE, PARTICLE, PLACE } from './lexicon.js'
+import {
+  hashLower,
+  MAX_FEATURES,
+  OUTSIDE,
+  shapeHash,
+  TAG_COUNT,
+  type TokenView,
+  tokenFeatures,
+} from './ner-features.js'
+import { isNameGap, type Token } from './tokenize.js'
+
+/**
+ * The trained named-entity model: hashed feature weights of a greedy
+ * left-to-right tagger (averaged perceptron, see `train/train-ner.ts`).
+ * Shipped as half-precision floats (int8 scales lost accuracy: scores are
+ * sums of large weights that differ by little) and expanded to floats on load.
+ */
+export interface NerModel {
+  /** log2 of the number of feature buckets. */
+  readonly bits: number
+  /** Multiplier of the weights in the softmax (1 / temperature). */
+  readonly scale: number
+  /** `2^bits × TAG_COUNT` weights, bucket-major. */
+  readonly weights: Float32Array
+}
+
+/** The model as stored: half-precision weights and the fitted temperature. */
+export interface StoredModel {
+  readonly bits: number
+  readonly temperature: number
+  readonly codes: Uint16Array
+}
+
+const MAGIC = 'GOVNER2\0'
+const HEADER_BYTES = 20
+
+/** Where the package keeps the shipped weights (from `dist/src/entities/`). */
+export const MODEL_URL = new URL('../../../model/ner.bin', import.meta.url)
+
+const scratch = new DataView(new ArrayBuffer(4))
+
+/** IEEE half-precision bits of each weight (round to nearest; the weights are far inside its range). */
+export function quantise(weights: ArrayLike<number>): Uint16Array {
+  const out = new Uint16Array(weights.length)
+  for (let k = 0; k < weights.length; k++) {
+    scratch.setFloat32(0, weights[k])
+    const x = scratch.getUint32(0)
+    const sign = (x >>> 16) & 0x8000
+    const exponent = ((x >>> 23) & 0xff) - 127 + 15
+    if (exponent <= 0) {
+      out[k] = sign
+      continue
+    }
+    if (exponent >= 31) {
+      out[k] = sign | 0x7bff
+      continue
+    }
+    const mantissa = x & 0x7fffff
+    let half = sign | (exponent << 10) | (mantissa >>> 13)
+    if (mantissa & 0x1000 && (half & 0x7fff) < 0x7bff) half++
+    out[k] = half
+  }
+  return out
+}
+
+/** Weights back from half-precision bits. */
+export function dequantise(codes: Uint16Array): Float32Array {
+  const table = new Float32Array(65_536)
+  for (let h = 0; h < 65_536; h++) {
+    const exponent = (h >>> 10) & 0x1f
+    const mantissa = h & 0x3ff
+    const magnitude = exponent === 0 ? mantissa * 2 ** -24 : (1 + mantissa / 1024) * 2 ** (exponent - 15)
+    table[h] = h & 0x8000 ? -magnitude : magnitude
+  }
+  const out = new Float32Array(codes.length)
+  for (let k = 0; k < codes.length; k++) out[k] = table[codes[k]]
+  return out
+}
+
+/** Serialises a stored model. */
+export function encodeModel(model: StoredModel): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES)
+  header.write(MAGIC, 0, 'latin1')
+  header.writeUInt8(model.bits, 8)
+  header.writeFloatLE(model.temperature, 16)
+  const body = Buffer.alloc(model.codes.length * 2)
+  for (let k = 0; k < model.codes.length; k++) body.writeUInt16LE(model.codes[k], k * 2)
+  return Buffer.concat([header, body])
+}
+
+/** Reads a model written by {@link encodeModel}; throws on a file that is not one. */
+export function decodeModel(bytes: Buffer): NerModel {
+  if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC)
+    throw new Error('not a gov NER model file')
+  const bits = bytes.readUInt8(8)
+  const size = (1 << bits) * TAG_COUNT
+  if (bytes.length !== HEADER_BYTES + size * 2) throw new Error('NER model file has the wrong length')
+  const codes = new Uint16Array(size)
+  for (let k = 0; k < size; k++) codes[k] = bytes.readUInt16LE(HEADER_BYTES + k * 2)
+  return { bits, scale: 1 / bytes.readFloatLE(16), weights: dequantise(codes) }
+}
+
+/** Loads the weights shipped with the package (2 bytes per weight on disk, 4 in memory). */
+export function loadModel(url: URL = MODEL_URL): NerModel {
+  return decodeModel(readFileSync(url))
+}
+
+/** The per-token arrays the features read, for the tokens of one text. */
+export function tokenView(tokens: readonly Token[], units: Uint16Array): TokenView {
+  const n = tokens.length
+  const word = new Uint32Array(n)
+  const shape = new Uint32Array(n)
+  const flags = new Int32Array(n)
+  const capRun = new Uint8Array(n)
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i]
+    word[i] = hashLower(units, t.start, t.end)
+    shape[i] = shapeHash(units, t.start, t.end)
+  }
+  let runStart = 0
+  for (let i = 0; i <= n; i++) {
+    const joined = i < n && i > runStart && tokens[i].cap && isNameGap(units, tokens[i - 1], tokens[i])
+    if (joined) continue
+    if (i > 0) {
+      const length = Math.min(i - runStart, 255)
+      for (let k = runStart; k < i; k++) capRun[k] = tokens[k].cap ? length : 0
+    }
+    runStart = i
+  }
+  return { tokens, units, word, shape, flags, capRun }
+}
+
+/** Fills the lexicon flags of the tokens the model will score and their neighbours. */
+function fillFlags(view: TokenView, flagsOf: (t: Token) => number, scored: Uint8Array): void {
+  const flags = view.flags as Int32Array
+  const n = view.tokens.length
+  for (let i = 0; i < n; i++) {
+    if (scored[i] || (i > 0 && scored[i - 1]) || (i + 1 < n && scored[i + 1]))
+      flags[i] = flagsOf(view.tokens[i])
+  }
+}
+
+// Lower-case words that may sit inside a name or organisation ("Bank of England", "Johnson and Johnson").
+const CONNECTORS = new Set([
+  'of',
+  'and',
+  'for',
+  'the',
+  'on',
+  'upon',
+  'at',
+  'y',
+  'e',
+  'et',
+  'und',
+  'für',
+  'og',
+  'och',
+  'i',
+  'na',
+  'do',
+  'da',
+])
+
+/**
+ * True when a word that is not capitalised may continue the name before it:
+ * a surname particle, an article or a connector. Any other lower-case word
+ * ends the name ("Jerry lanza un dado").
+ */
+export function mayContinue(t: Token, flags: number): boolean {
+  return (flags & (PARTICLE | ARTICLE)) !== 0 || CONNECTORS.has(t.key)
+}
+
+/** Which tag may follow which: I-X only after B-X or I-X. */
+function allowed(prev: number, tag: number): boolean {
+  if (tag === OUTSIDE || (tag & 1) === 1) return true
+  return prev === tag || prev === tag - 1
+}
+
+/** Per-token result of {@link tagTokens}: tag index and the probability that the token is part of a name. */
+export interface TagResult {
+  readonly tags: Uint8Array
+  readonly probs: Float32Array
+}
+
+/**
+ * Tags every token greedily, left to right. A token is scored only when it is
+ * capitalised or continues a name; every other token is O without work, so
+ * ordinary lower-case prose costs one branch per word. `skip[i]` marks tokens
+ * in code, which are never names.
+ */
+export function tagTokens(
+  model: NerModel,
+  view: TokenView,
+  flagsOf: (t: Token) => number,
+  skip: Uint8Array | undefined,
+): TagResult {
+  const { tokens } = view
+  const n = tokens.length
+  const tags = new Uint8Array(n)
+  const probs = new Float32Array(n).fill(1)
+  // Flags are needed only around capitalised words; mark those first.
+  const maybe = new Uint8Array(n)
+  for (let i = 0; i < n; i++) if (tokens[i].cap && !tokens[i].codeLike && !skip?.[i]) maybe[i] = 1
+  fillFlags(view, flagsOf, maybe)
+  const features = new Uint32Array(MAX_FEATURES)
+  const scores = new Float64Array(TAG_COUNT)
+  const mask = (1 << model.bits) - 1
+  const w = model.weights
+  const factor = model.scale
+  let prev = OUTSIDE
+  let prev2 = OUTSIDE
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i]
+    if (!maybe[i] && prev !== OUTSIDE && !t.codeLike && !skip?.[i]) {
+      // A lower-case word after a name ("University of Oslo", "van der Voet"): its flags were not read yet.
+      ;(view.flags as Int32Array)[i] = flagsOf(t)
+      if (i + 1 < n) (view.flags as Int32Array)[i + 1] = flagsOf(tokens[i + 1])
+    }
+    if (!maybe[i] && (prev === OUTSIDE || t.codeLike || skip?.[i] || !mayContinue(t, view.flags[i]))) {
+      prev2 = prev
+      prev = OUTSIDE
+      continue
+    }
+    const count = tokenFeatures(view, i, prev, prev2, features)
+    scores.fill(0)
+    for (let k = 0; k < count; k++) {
+      const base = (features[k] & mask) * TAG_COUNT
+      for (let c = 0; c < TAG_COUNT; c++) scores[c] += w[base + c]
+    }
+    let best = OUTSIDE
+    let max = Number.NEGATIVE_INFINITY
+    for (let c = 0; c < TAG_COUNT; c++) {
+      if (!allowed(prev, c)) continue
+      if (scores[c] > max) {
+        max = scores[c]
+        best = c
+      }
+    }
+    let sum = 0
+    for (let c = 0; c < TAG_COUNT; c++) if (allowed(prev, c)) sum += Math.exp((scores[c] - max) * factor)
+    tags[i] = best
+    // The probability that the word belongs to some name: which kind is a second question.
+    probs[i] = 1 - Math.exp((scores[OUTSIDE] - max) * factor) / sum
+    prev2 = prev
+    prev = best
+  }
+  return { tags, probs }
+}
+
+/** Type of a tag index: PERSON for 1–2, ORGANIZATION 3–4, LOCATION 5–6. */
+export function tagType(tag: number): 'PERSON' | 'ORGANIZATION' | 'LOCATION' | undefined {
+  if (tag === 1 || tag === 2) return 'PERSON'
+  if (tag === 3 || tag === 4) return 'ORGANIZATION'
+  if (tag === 5 || tag === 6) return 'LOCATION'
+  return undefined
+}
+
+/** A run of tokens with one entity tag, and the mean probability that its tokens are part of a name. */
+export interface TaggedSpan {
+  readonly type: 'PERSON' | 'ORGANIZATION' | 'LOCATION'
+  readonly from: number
+  readonly to: number
+  readonly score: number
+}
+
+/** The entity spans of a tag sequence (B-X I-X…). */
+export function spansOf(result: TagResult): TaggedSpan[] {
+  const { tags, probs } = result
+  const out: TaggedSpan[] = []
+  let i = 0
+  while (i < tags.length) {
+    const type = tagType(tags[i])
+    if (!type) {
+      i++
+      continue
+    }
+    let j = i
+    let sum = probs[i]
+    while (j + 1 < tags.length && tags[j + 1] === tags[i] + ((tags[i] & 1) === 1 ? 1 : 0)) {
+      j++
+      sum += probs[j]
+    }
+    out.push({ type, from: i, to: j, score: sum / (j - i + 1) })
+    i = j + 1
+  }
+  return out
+}
+
+/** True when a flag set names a place. */
+export function isPlaceFlag(flags: number): boolean {
+  return (flags & PLACE) !== 0
+}

@@ -1,0 +1,42 @@
+import type { Detection } from './pii-types.js'
+
+/**
+ * Places are personal data only where they locate a person. A country, region
+ * or city named on its own ("What is the capital of Norway?") is geography;
+ * the same city next to a name ("Anna Berg from Tromsø"), after a residence cue
+ * ("I live in Leeds", "geboren in Graz") or beside other contact data is kept.
+ */
+
+/** How far (UTF-16 units, one line) a name or contact detail may be from a place to make it personal. */
+const NEAR = 40
+// Cue words right before a place (within the same clause) that tie it to the writer or a person.
+const RESIDENCE =
+  /(?:\b(?:i|we|he|she|they|who|you)\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|am|'m|are|is|was|come|comes|came)\b|\bborn\b|\bhome ?town\b|\bresiden(?:ce|t)\b|\baddress\b|\bwohn\w*|\bgeboren\b|\bhabite\b|\bvivo\b|\bmoro\b|\bbor\b|\bживу\b|\bживет\b|\bживёт\b)[^.!?\n]{0,24}$/iu
+const PERSONAL: ReadonlySet<Detection['type']> = new Set([
+  'PERSON',
+  'STREET_ADDRESS',
+  'PHONE_NUMBER',
+  'EMAIL_ADDRESS',
+  'DATE_OF_BIRTH',
+])
+
+/** The detections without the places that locate no one; others unchanged. `detections` are sorted by start. */
+export function personalLocations(text: string, detections: readonly Detection[]): Detection[] {
+  if (!detections.some((d) => d.type === 'LOCATION')) return [...detections]
+  return detections.filter((d, index) => d.type !== 'LOCATION' || locatesPerson(text, index, detections))
+}
+
+/** True when a personal detection sits within {@link NEAR} on the same clause, or a residence cue precedes. */
+function locatesPerson(text: string, index: number, all: readonly Detection[]): boolean {
+  const place = all[index]
+  // Sorted by start and never overlapping, so only neighbours within NEAR need a look.
+  for (let k = index - 1; k >= 0 && place.start - all[k].end <= NEAR; k--)
+    if (PERSONAL.has(all[k].type) && closeBy(text, all[k].end, place.start)) return true
+  for (let k = index + 1; k < all.length && all[k].start - place.end <= NEAR; k++)
+    if (PERSONAL.has(all[k].type) && closeBy(text, place.end, all[k].start)) return true
+  return RESIDENCE.test(text.slice(Math.max(0, place.start - 48), place.start))
+}
+
+function closeBy(text: string, from: number, to: number): boolean {
+  return !/[\n.!?;]/.test(text.slice(from, to))
+}

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict'
+import { before, describe, it } from 'node:test'
+import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
+import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { sharedGazetteer } from '../src/gazetteer-loader.js'
+import { type PiiSettings, withDefaults } from '../src/settings.js'
+
+let standard: AnalyzerOptions
+before(async () => {
+  standard = await options({})
+})
+
+async function options(overrides: Partial<PiiSettings>): Promise<AnalyzerOptions> {
+  return analyzerOptions(plainOptions(withDefaults(overrides)), await sharedGazetteer())
+}
+
+const found = (text: string, o: AnalyzerOptions = standard) =>
+  analyzeChunk(text, o).map((d) => `${d.type}:${text.slice(d.start, d.end)}`)
+
+describe('no personal data in code, SQL, geography or technology names', () => {
+  // The prompts of issue 8, each changed or refused by 0.2.0.
+  it('leaves the reported benign prompts alone', () => {
+    for (const text of [
+      'What is the capital of Norway?',
+      'SELECT * FROM Products ORDER BY Id DESC',
+      'Show the top five Products ORDER BY Id DESC, then explain the plan.',
+      'Is Golang faster than Python for writing LLMs tooling?',
+      'Explain how DAX measures work in Power BI.',
+      'Our team value is Clarity Over Jargon.',
+      'Are these valid arguments for the function?',
+      'How did Corona change the server software market?',
+      'Compare the oral exams in Germany, Deutschland is what locals say, and Ukraine.',
+      'What software runs on the server?',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('reads no names in code blocks, inline code, identifiers or paths', () => {
+    for (const text of [
+      '```python\nclass UserAccount:\n    def __init__(self, Name, Address):\n        self.Name = Name\n```',
+      'Rename `CustomerName` to `ClientName` in src/models/Customer.ts please.',
+      'import React from "react";\nconst App = () => <Layout title="Dashboard" />;',
+      'const Mercedes = new Car("Benz");',
+      'UPDATE Employees SET Salary = 5000 WHERE Department = "Sales"',
+    ])
+      assert.deepEqual(
+        found(text).filter((f) => /^(PERSON|LOCATION|ORGANIZATION)/.test(f)),
+        [],
+        text,
+      )
+  })
+
+  it('reads no names in technology and product words', () => {
+    for (const text of [
+      'Should I learn Rust, Kotlin or Golang next?',
+      'Deploy the Docker image to Kubernetes on AWS and watch it in Grafana.',
+      'Which LLMs support function calling: GPT-4o, Claude or Gemini?',
+      'Export the table from Excel to PostgreSQL with Pandas.',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('names no place on its own, but a place that locates a person', () => {
+    assert.deepEqual(found('Which is larger, Canada or Brazil?'), [])
+    assert.deepEqual(found('Plan a three-day trip to Lisbon in May.'), [])
+    assert.deepEqual(found('I live in Leeds and work from home.'), ['LOCATION:Leeds'])
+    assert.deepEqual(found('Anna Berg from Oslo called.'), ['PERSON:Anna Berg', 'LOCATION:Oslo'])
+  })
+
+  it("reports every place with locations: 'all'", async () => {
+    const all = await options({ locations: 'all' })
+    assert.deepEqual(found('What is the capital of Norway?', all), ['LOCATION:Norway'])
+  })
+})
+
+describe('still finds personal data', () => {
+  it('finds people, organisations and contact data in prose', () => {
+    assert.deepEqual(found('Please email Priya Raghunathan at priya.r@example.org about the contract.'), [
+      'PERSON:Priya Raghunathan',
+      'EMAIL_ADDRESS:priya.r@example.org',
+    ])
+    assert.deepEqual(found('Angela Merkel met Emmanuel Macron.'), [
+      'PERSON:Angela Merkel',
+      'PERSON:Emmanuel Macron',
+    ])
+    assert.deepEqual(found('Hi Olga, thanks for the update.'), ['PERSON:Olga'])
+  })
+
+  it('finds names next to code when they are in prose', () => {
+    const text = 'Maria Gonzalez asked why `getUser()` fails.\n```js\ngetUser(42)\n```'
+    assert.deepEqual(found(text), ['PERSON:Maria Gonzalez'])
+  })
+
+  it('finds names in SQL string literals only as far as the line is prose', () => {
+    // A SQL line is code: its literals are not read. The same name in prose is.
+    assert.deepEqual(found("SELECT * FROM Users WHERE Name = 'John Smith'"), [])
+    assert.deepEqual(found('Find the orders of John Smith.'), ['PERSON:John Smith'])
+  })
+})
+
+describe('allow-list settings', () => {
+  it('drops a finding equal to, or inside, an allowed term', async () => {
+    const o = await options({ allow_list: ['Clarity Partners Group'] })
+    assert.deepEqual(found('Send it to Clarity Partners Group today.', o), [])
+  })
+
+  it('drops a finding whose whole value matches an allowed pattern', async () => {
+    const o = await options({ allow_patterns: ['[a-z0-9.]+@example\\.(org|com)'] })
+    assert.deepEqual(found('Write to jane@example.org or joe@other.net', o), ['EMAIL_ADDRESS:joe@other.net'])
+  })
+
+  it('refuses an allow pattern that does not compile with a coded 400', () => {
+    assert.throws(
+      () => plainOptions(withDefaults({ allow_patterns: ['(unclosed'] })),
+      (err: { code?: string; status?: number }) =>
+        err.code === 'GOV_ERR_STEP_SETTINGS_INVALID' && err.status === 400,
+    )
+  })
+})
