@@ -1,0 +1,8 @@
+/** Block code (429) and finding type: the call's estimate would exceed a budget. */
+export const BUDGET_EXCEEDED = 'budget_exceeded'
+
+/** Block code (403, with `unknown_model: block`) and finding type: no price is known for the model. */
+export const MODEL_PRICE_UNKNOWN = 'model_price_unknown'
+
+/** Finding type of the cost recorded for an upstream answer. */
+export const COST_RECORDED = 'cost_recorded'

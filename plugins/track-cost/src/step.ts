@@ -1,0 +1,244 @@
+import type {
+  Answer,
+  Exchange,
+  OutcomeContext,
+  RequestContext,
+  SessionState,
+  SessionStore,
+  StepCounter,
+  StepInstance,
+  StepServices,
+  Verdict,
+} from '@gov/core'
+import { Verdicts } from '@gov/core'
+import { BUDGET_EXCEEDED, COST_RECORDED, MODEL_PRICE_UNKNOWN } from './errors.js'
+import { Ledger, periodsOf, roundUsd, SESSION_USD, type Spend, secondsToRenewal, toUsd } from './ledger.js'
+import { Pricing } from './pricing.js'
+import type { BudgetName, TrackCostSettings } from './settings.js'
+
+/** A budget a call would go over. */
+interface Overrun {
+  readonly budget: BudgetName
+  readonly limit: number
+  readonly spent: number
+  readonly estimate: number
+  /** Seconds until the budget renews (daily, monthly); none for a session. */
+  readonly retryAfterS?: number
+}
+
+const money = (usd: number) => `$${roundUsd(usd).toFixed(usd !== 0 && Math.abs(usd) < 0.01 ? 6 : 2)}`
+
+const BUDGET_LABELS: Readonly<Record<BudgetName, string>> = {
+  agent_daily_usd: "the agent's daily budget",
+  agent_monthly_usd: "the agent's monthly budget",
+  session_usd: "the session's budget",
+}
+
+/**
+ * One configured track_cost step. Request phase: estimate the call's cost
+ * (input tokens counted, output tokens from `max_tokens` or a default) and
+ * refuse it before it goes upstream when it would exceed a budget (429
+ * `budget_exceeded`, saying how much is left). Outcome phase: price the tokens
+ * the provider reports (or counted, when it reports none) and add the cost to
+ * the agent's day and month and the session, atomically.
+ */
+export class TrackCostStep implements StepInstance {
+  readonly #settings: TrackCostSettings
+  readonly #services: StepServices
+  readonly #pricing: Pricing
+  readonly #ledger: Ledger
+  readonly #sessions: SessionStore
+  readonly #cost: StepCounter
+  readonly #tokens: StepCounter
+  readonly #refusals: StepCounter
+  readonly #hasBudget: boolean
+
+  constructor(settings: TrackCostSettings, services: StepServices) {
+    this.#settings = settings
+    this.#services = services
+    this.#pricing = new Pricing(settings.prices, services.prices)
+    this.#ledger = new Ledger(services.kv)
+    this.#sessions = services.sessions({ ttlMs: settings.session_ttl_s * 1000 })
+    const b = settings.budgets
+    this.#hasBudget =
+      b.agent_daily_usd !== undefined || b.agent_monthly_usd !== undefined || b.session_usd !== undefined
+    this.#cost = services.metrics.counter('gov_cost_usd_total', 'Cost of upstream calls in USD', [
+      'agent',
+      'model',
+    ])
+    this.#tokens = services.metrics.counter(
+      'gov_tokens_total',
+      'Tokens of upstream calls, as reported by the provider (or counted when it reports none)',
+      ['agent', 'model', 'direction'],
+    )
+    this.#refusals = services.metrics.counter(
+      'gov_budget_refusals_total',
+      'Calls track_cost refused: budget_exceeded (by budget) or model_price_unknown',
+      ['reason'],
+    )
+  }
+
+  async onRequest(ctx: RequestContext): Promise<Verdict> {
+    const { exchange, call } = ctx
+    if (!this.#hasBudget && this.#settings.unknown_model === 'allow') return Verdicts.continue()
+    if (!this.#pricing.knows(exchange.model)) {
+      ctx.report({
+        type: MODEL_PRICE_UNKNOWN,
+        score: 1,
+        level: 'public',
+        detail: { model: exchange.model, action: this.#settings.unknown_model },
+      })
+      if (this.#settings.unknown_model === 'block') {
+        this.#refusals.inc({ reason: MODEL_PRICE_UNKNOWN })
+        return Verdicts.block(
+          MODEL_PRICE_UNKNOWN,
+          `no price is known for model '${exchange.model}', and this pipeline refuses models it cannot price`,
+          403,
+        )
+      }
+    }
+    if (!this.#hasBudget) return Verdicts.continue()
+    const estimate = this.estimate(exchange) ?? 0
+    const now = this.#services.now()
+    const spend = await this.#ledger.read(call.agentId, now, this.#sessions.of(call))
+    const overrun = this.#overrun(spend, estimate, now)
+    if (!overrun) return Verdicts.continue()
+    const left = Math.max(0, overrun.limit - overrun.spent)
+    this.#refusals.inc({ reason: BUDGET_EXCEEDED })
+    ctx.report({
+      type: BUDGET_EXCEEDED,
+      score: 1,
+      level: 'public',
+      detail: {
+        budget: overrun.budget,
+        limit_usd: overrun.limit,
+        spent_usd: roundUsd(overrun.spent),
+        remaining_usd: roundUsd(left),
+        estimate_usd: roundUsd(estimate),
+      },
+    })
+    return Verdicts.block(
+      BUDGET_EXCEEDED,
+      `${BUDGET_LABELS[overrun.budget]} (${overrun.budget}) of ${money(overrun.limit)} has ${money(left)} left; this call is estimated at ${money(estimate)}`,
+      429,
+      overrun.retryAfterS === undefined ? undefined : { 'retry-after': String(overrun.retryAfterS) },
+    )
+  }
+
+  async onUpstreamOutcome(ctx: OutcomeContext): Promise<void> {
+    const { outcome, exchange, call } = ctx
+    // A failed call is not billed by the providers gov speaks to.
+    if (outcome.kind !== 'success') return
+    const reported = outcome.usage
+    const estimated = reported?.inputTokens === undefined || reported?.outputTokens === undefined
+    const inputTokens = reported?.inputTokens ?? this.#services.tokens.countRequest(exchange)
+    const outputTokens = reported?.outputTokens ?? this.#countAnswer(outcome.answer, exchange.model)
+    const labels = { agent: call.agentId, model: exchange.model }
+    this.#tokens.inc({ ...labels, direction: 'input' }, inputTokens)
+    this.#tokens.inc({ ...labels, direction: 'output' }, outputTokens)
+    const usage = { inputTokens, outputTokens }
+    const usd =
+      this.#pricing.cost(outcome.answer.model, usage, ctx.provider) ??
+      this.#pricing.cost(exchange.model, usage, ctx.provider)
+    if (usd === undefined) {
+      ctx.report({
+        type: MODEL_PRICE_UNKNOWN,
+        score: 1,
+        level: 'public',
+        detail: { model: exchange.model, input_tokens: inputTokens, output_tokens: outputTokens },
+      })
+      return
+    }
+    this.#cost.inc(labels, usd)
+    if (usd > 0) await this.#ledger.add(call.agentId, this.#services.now(), this.#sessions.of(call), usd)
+    ctx.report({
+      type: COST_RECORDED,
+      score: 1,
+      level: 'public',
+      detail: {
+        usd: roundUsd(usd),
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        ...(estimated ? { tokens_counted: true } : {}),
+      },
+    })
+  }
+
+  /** Estimated USD of a request before it goes upstream, or undefined when the model's price is unknown. */
+  estimate(exchange: Exchange): number | undefined {
+    const inputTokens = this.#services.tokens.countRequest(exchange)
+    return this.#pricing.cost(exchange.model, { inputTokens, outputTokens: this.#outputLimit(exchange) })
+  }
+
+  async describeAgent(agentId: string): Promise<Record<string, unknown>> {
+    const now = this.#services.now()
+    const spend = await this.#ledger.read(agentId, now, undefined)
+    const { day, month } = periodsOf(now)
+    const b = this.#settings.budgets
+    const remaining = (limit: number | undefined, spent: number) =>
+      limit === undefined ? null : roundUsd(Math.max(0, limit - spent))
+    return {
+      spend: {
+        day,
+        today_usd: roundUsd(spend.day),
+        month,
+        month_usd: roundUsd(spend.month),
+        budgets: {
+          agent_daily_usd: b.agent_daily_usd ?? null,
+          agent_monthly_usd: b.agent_monthly_usd ?? null,
+          session_usd: b.session_usd ?? null,
+        },
+        remaining: {
+          agent_daily_usd: remaining(b.agent_daily_usd, spend.day),
+          agent_monthly_usd: remaining(b.agent_monthly_usd, spend.month),
+        },
+      },
+    }
+  }
+
+  async describeSession(session: SessionState): Promise<Record<string, unknown> | undefined> {
+    const raw = await session.get(SESSION_USD)
+    if (raw === undefined) return undefined
+    const spent = toUsd(raw)
+    const limit = this.#settings.budgets.session_usd
+    return {
+      spent_usd: roundUsd(spent),
+      budget_usd: limit ?? null,
+      remaining_usd: limit === undefined ? null : roundUsd(Math.max(0, limit - spent)),
+    }
+  }
+
+  /** The first budget the call would go over: spent so far plus the estimate above the limit. */
+  #overrun(spend: Spend, estimate: number, now: number): Overrun | undefined {
+    const b = this.#settings.budgets
+    const renew = secondsToRenewal(now)
+    const checks: [BudgetName, number | undefined, number | undefined, number | undefined][] = [
+      ['session_usd', b.session_usd, spend.session, undefined],
+      ['agent_daily_usd', b.agent_daily_usd, spend.day, renew.day],
+      ['agent_monthly_usd', b.agent_monthly_usd, spend.month, renew.month],
+    ]
+    for (const [budget, limit, spent, retryAfterS] of checks) {
+      if (limit === undefined || spent === undefined) continue
+      // A budget already used up refuses even a call whose price is unknown (estimate 0).
+      if (spent + estimate > limit || spent >= limit) {
+        return { budget, limit, spent, estimate, ...(retryAfterS === undefined ? {} : { retryAfterS }) }
+      }
+    }
+    return undefined
+  }
+
+  /** The most output tokens the request allows, or the setting's default. */
+  #outputLimit(exchange: Exchange): number {
+    for (const field of ['max_completion_tokens', 'max_tokens']) {
+      const value = exchange.body[field]
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
+    }
+    return this.#settings.default_output_tokens
+  }
+
+  #countAnswer(answer: Answer, model: string): number {
+    let tokens = 0
+    for (const part of answer.message.parts) tokens += this.#services.tokens.count(part.text, model)
+    return tokens
+  }
+}
