@@ -13,7 +13,7 @@ function lines(report: DoctorReport, area: string, subject?: string): CheckResul
 }
 
 async function doctor(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const run = await runCli(['doctor', '--json', '--timeout', '1000', ...args], {
+  const run = await runCli(['doctor', '--json', '--timeout', '5000', ...args], {
     GOV_ADMIN_API_KEY: 'test-admin',
     OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
     ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',

@@ -135,7 +135,7 @@ describe('gov doctor on a production-like configuration', { skip }, () => {
   })
 
   it('passes every check it makes, and warns only about what is true', async () => {
-    const child = await run('node', [GOV, 'doctor', '--json', '--timeout', '3000', '--url', gateway.url], {
+    const child = await run('node', [GOV, 'doctor', '--json', '--timeout', '10000', '--url', gateway.url], {
       env,
     }).catch((err: { code: number; stdout: string; stderr: string }) => err)
     const report = JSON.parse(child.stdout) as DoctorReport

@@ -11,7 +11,7 @@ function line(report: DoctorReport, area: string, subject: string): CheckResult 
 }
 
 async function doctor(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const run = await runCli(['doctor', '--json', '--timeout', '1000', ...args], env)
+  const run = await runCli(['doctor', '--json', '--timeout', '5000', ...args], env)
   return { code: run.code, report: JSON.parse(run.stdout) as DoctorReport, stdout: run.stdout }
 }
 
