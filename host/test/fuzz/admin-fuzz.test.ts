@@ -33,13 +33,14 @@ for (const kind of ['memory', 'postgres'] as const) {
       if (kind === 'postgres') await dropSchema(TEST_DATABASE_URL!, schema)
     })
 
-    it(`${CASES} seeded cases (seed ${fuzzSeed})`, async () => {
+    it(`${CASES} seeded cases (seed ${fuzzSeed})`, async (ctx) => {
       const rng = new Rng(fuzzSeed ^ 0xad)
       const cases = Array.from({ length: CASES }, () => adminCase(rng, known))
       // Admin changes share state: two at a time keeps create/delete/assign races in play.
       const { codes, failures } = await runCases(t.url, cases, 2)
       assert.deepEqual(failures, [], `5xx from gov (reproduce with GOV_FUZZ_SEED=${fuzzSeed})`)
       const seen = [...codes.keys()]
+      ctx.diagnostic(`answers: ${JSON.stringify([...codes])}`)
       for (const expected of ['200', '201', '400', '401', '404']) {
         assert.ok(
           seen.some((c) => c.startsWith(expected)),

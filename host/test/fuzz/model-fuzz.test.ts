@@ -47,7 +47,7 @@ describe('fuzzed model calls never get a 5xx from gov', () => {
     ['/v1/chat/completions', openAiBody],
     ['/v1/messages', anthropicBody],
   ] as const) {
-    it(`${path}: ${CASES} seeded cases (seed ${fuzzSeed})`, async () => {
+    it(`${path}: ${CASES} seeded cases (seed ${fuzzSeed})`, async (ctx) => {
       const rng = new Rng(fuzzSeed + path.length)
       const cases: FuzzCase[] = []
       for (let i = 0; i < CASES; i++) {
@@ -76,6 +76,7 @@ describe('fuzzed model calls never get a 5xx from gov', () => {
       }
       const { statuses, codes, failures } = await runCases(t.url, cases)
       const seen = JSON.stringify([...codes])
+      ctx.diagnostic(`answers: ${seen}`)
       assert.deepEqual(failures, [], `5xx from gov (reproduce with GOV_FUZZ_SEED=${fuzzSeed})`)
       // The generator must reach the provider too, or the test only fuzzes validation.
       assert.ok((statuses.get(200) ?? 0) > CASES / 10, `too few calls passed: ${seen}`)
