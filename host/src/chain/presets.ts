@@ -39,6 +39,20 @@ function enforcingSteps(settings: Record<string, Record<string, unknown>>): Pres
  */
 const STRICT_INJECTION: Record<string, unknown> = { threshold: 0.6, tool_result_threshold: 0.5 }
 
+/** Every taint label: strict's sinks may receive none of them. */
+const ALL_TAINT = ['pii', 'secret', 'confidential', 'restricted', 'untrusted']
+
+/**
+ * strict's exfiltration sinks for track_taint: tools whose names say they send data out of the
+ * organisation. A session that has seen sensitive or untrusted data may not call them.
+ */
+const STRICT_SINKS: Record<string, string[]> = Object.fromEntries(
+  ['send_*', '*_send', '*email*', 'http_*', '*webhook*', 'upload_*', '*_upload', 'post_*'].map((glob) => [
+    glob,
+    ALL_TAINT,
+  ]),
+)
+
 /**
  * The presets. Order is chain order: cheap gates first (circuit, loops, tools),
  * then the content detectors (injection before PII so the injection detector
@@ -66,18 +80,20 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     description:
       'Enforcing defaults: blocks injection, redacts secrets, masks PII and restores it in the answer, tracks taint, loops, cost and duplicates.',
     mode: 'enforce',
-    steps: enforcingSteps({}),
+    steps: enforcingSteps({ filter_tools: { pin: true } }),
   },
   strict: {
     name: 'strict',
     description:
-      'For regulated data: the standard steps with a lower injection threshold, PII and secrets blocked instead of masked, and confidential business data blocked.',
+      'For regulated data: the standard steps with a lower injection threshold, PII and secrets blocked instead of masked, confidential business data blocked, a changed tool definition blocked, and sessions that saw sensitive or untrusted data kept from sending tools.',
     mode: 'enforce',
     steps: enforcingSteps({
       detect_injection: STRICT_INJECTION,
       scan_secrets: { action: 'block' },
       detect_pii: { action: 'block' },
       detect_business: { block_level: 'confidential' },
+      filter_tools: { pin: true, on_definition_change: 'block' },
+      track_taint: { sinks: STRICT_SINKS },
     }),
   },
 }
