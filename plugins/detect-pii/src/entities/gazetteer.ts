@@ -122,7 +122,7 @@ export async function loadGazetteer(options: { model?: boolean } = {}): Promise<
   const stopwords = await import('stopwords-iso/stopwords-iso.json', { with: { type: 'json' } })
   const lists = stopwords.default as unknown as Record<string, string[]>
   for (const language of STOPWORD_LANGUAGES) addWords(commonWords, lists[language])
-  const tech = await loadTechTerms()
+  const tech = loadTechTerms()
   const wordList = ((await import('word-list')) as unknown as { default: string }).default
   return {
     dictionary: readFileSync(wordList, 'utf8').split('\n'),

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
+
 /**
  * Technology and product words that are never a person, place or organisation
  * in a prompt: programming languages with their aliases from GitHub Linguist
- * (`linguist-languages`, MIT, ~800 languages) plus a hand list of products,
+ * (`linguist-languages`, MIT, ~800 languages, extracted to `model/languages.txt`) plus a hand list of products,
  * platforms, formats and acronyms that prompts name all the time. Lower case.
  */
 const PRODUCTS = `
@@ -31,21 +33,12 @@ export interface TechTerms {
   readonly languages: ReadonlySet<string>
 }
 
-/** Builds the sets once; `linguist-languages` is imported lazily with the rest of the entity data. */
-export async function loadTechTerms(): Promise<TechTerms> {
+/** Language names extracted from `linguist-languages` by `train/build-languages.ts` (from `dist/src/entities/`). */
+export const LANGUAGES_URL = new URL('../../../model/languages.txt', import.meta.url)
+
+/** Reads the shipped lists (a few ms). */
+export function loadTechTerms(): TechTerms {
   const products = new Set(PRODUCTS.split(/\s+/).filter(Boolean))
-  const terms = new Set<string>()
-  const languages = (await import('linguist-languages')) as unknown as Record<
-    string,
-    { name?: string; aliases?: string[]; type?: string } | undefined
-  >
-  for (const language of Object.values(languages)) {
-    if (!language?.name || language.type === 'prose') continue
-    for (const value of [language.name, ...(language.aliases ?? [])]) {
-      const key = value.toLowerCase()
-      // One-letter names (C, R, D) and multi-word names are not looked up as single words.
-      if (key.length >= 2 && !key.includes(' ')) terms.add(key)
-    }
-  }
-  return { products, languages: terms }
+  const languages = new Set(readFileSync(LANGUAGES_URL, 'utf8').split('\n').filter(Boolean))
+  return { products, languages }
 }
