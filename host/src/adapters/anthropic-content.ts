@@ -30,7 +30,9 @@ const NOT_TEXT_KEYS = new Set([
   'return_code',
 ])
 /** Content gov cannot read inside a server tool result (encrypted by Anthropic, or a file by id). */
-const OPAQUE_KEYS = new Set(['encrypted_content', 'encrypted_index', 'file_id', 'data'])
+const OPAQUE_KEYS = new Set(['encrypted_content', 'encrypted_index', 'file_id'])
+/** Blocks that may sit inside a server tool result (a fetched page is a `document`): bound as blocks. */
+const NESTED_BLOCKS = new Set(['text', 'image', 'document', 'search_result'])
 
 /**
  * Bind one content block of a user or assistant message. Every field that
@@ -77,6 +79,8 @@ export function bindAnthropicBlock(block: unknown, path: string, speaker: Speake
       return
     case 'thinking':
     case 'redacted_thinking':
+    case 'tool_reference':
+      // A tool reference names a tool (tool search); no text of its own.
       return
     default:
       if (SERVER_TOOL_RESULTS.has(block.type)) {
@@ -217,7 +221,7 @@ function bindResultContent(
   if (!Array.isArray(content)) {
     throw invalidRequest(`${path}.content`, 'must be a string or an array of content blocks')
   }
-  const allowed = textOnly ? ['text'] : ['text', 'image', 'document', 'search_result']
+  const allowed = textOnly ? ['text'] : ['text', 'image', 'document', 'search_result', 'tool_reference']
   content.forEach((inner, k) => {
     bindInner(inner, `${path}.content[${k}]`, speaker, sink, allowed)
   })
@@ -235,6 +239,10 @@ function bindLeaves(value: unknown, path: string, speaker: Speaker, sink: Conten
     return
   }
   if (!isRecord(value)) return
+  if (typeof value.type === 'string' && NESTED_BLOCKS.has(value.type)) {
+    bindAnthropicBlock(value, path, speaker, sink)
+    return
+  }
   for (const [key, item] of Object.entries(value)) {
     if (NOT_TEXT_KEYS.has(key)) continue
     if (OPAQUE_KEYS.has(key)) {

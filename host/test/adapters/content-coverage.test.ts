@@ -209,6 +209,44 @@ describe('Anthropic: every block that carries text is governed', () => {
     ])
   })
 
+  it('binds the page a web fetch returned as a document, and passes tool references', () => {
+    const exchange = anthropic.parseRequest({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'fetch it' },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'web_fetch_tool_result',
+              tool_use_id: 'srvtoolu_3',
+              content: {
+                type: 'web_fetch_result',
+                url: 'https://e.com/page',
+                retrieved_at: '2026-11-24T10:00:00Z',
+                content: {
+                  type: 'document',
+                  title: 'Page',
+                  source: { type: 'text', media_type: 'text/plain', data: HIDDEN },
+                },
+              },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_reference', tool_name: 'x' }] },
+          ],
+        },
+      ],
+    })
+    assert.deepEqual(withHidden(exchange), ['messages[1].content[0].content.content.source.data'])
+    assert.equal(withHidden(exchange).length, 1)
+    assert.deepEqual(exchange.unscanned, [])
+  })
+
   it('refuses malformed known blocks with 400 invalid_request naming the field', () => {
     assertGovError(
       () =>

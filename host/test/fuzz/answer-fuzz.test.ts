@@ -12,7 +12,7 @@ import { loadTranscripts, type Transcript } from '../../src/testing/transcripts.
 import { mutate, Rng, randomString } from './fuzz-gen.js'
 import { fuzzSeed } from './fuzz-runner.js'
 
-const CASES = Number(process.env.GOV_FUZZ_ANSWER_CASES ?? 400)
+const CASES = Number(process.env.GOV_FUZZ_ANSWER_CASES ?? 300)
 
 /** Take a recorded stream apart: mutate one event's JSON, drop, repeat or swap events, cut or garble the text. */
 function mutateSse(rng: Rng, sse: string): string {
