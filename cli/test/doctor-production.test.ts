@@ -56,6 +56,7 @@ describe('gov doctor on a production-like configuration', { skip }, () => {
   let redis: ChildProcess
   let gateway: TestGateway
   let env: NodeJS.ProcessEnv
+  let redisPort: number
   const signingKey = generateKeyPairSync('ed25519')
     .privateKey.export({ type: 'pkcs8', format: 'pem' })
     .toString()
@@ -67,7 +68,7 @@ describe('gov doctor on a production-like configuration', { skip }, () => {
     const govCert = ca.issue('gov')
     vault = await FakeVault.start({ tls: { cert: ca.read(vaultCert.cert), key: ca.read(vaultCert.key) } })
     mock = await startMockProvider({ recordRequests: false })
-    const redisPort = await freePort()
+    redisPort = await freePort()
     // biome-ignore format: one flag per line reads better as pairs
     redis = spawn('redis-server', [
       '--port', '0', '--tls-port', String(redisPort), '--bind', '127.0.0.1',
@@ -162,5 +163,42 @@ describe('gov doctor on a production-like configuration', { skip }, () => {
     for (const secret of ['prod-admin-key', 'sk-prod', 'redis-pw', 'PRIVATE KEY']) {
       assert.ok(!child.stdout.includes(secret), `${secret} is not printed`)
     }
+  })
+
+  it('says what to change when Redis or PostgreSQL refuse', async () => {
+    const checkRedis = fileURLToPath(new URL('../src/doctor/check-redis.js', import.meta.url))
+    const checkStorage = fileURLToPath(new URL('../src/doctor/check-storage.js', import.meta.url))
+    // Without NODE_EXTRA_CA_CERTS (this test process) the internal CA is not trusted.
+    const { checkRedis: probe } = (await import(checkRedis)) as typeof import('../src/doctor/check-redis.js')
+    const untrusted = await probe({
+      redisUrl: `rediss://:redis-pw@localhost:${redisPort}`,
+      production: true,
+      timeoutMs: 5000,
+    })
+    assert.equal(untrusted.status, 'fail')
+    assert.match(untrusted.detail, /not trusted: set NODE_EXTRA_CA_CERTS/)
+    // With it (a child process, as in the compose file), a wrong password is named as such.
+    const script = `import { checkRedis } from ${JSON.stringify(checkRedis)}
+      const r = await checkRedis({ redisUrl: 'rediss://:wrong-pw@localhost:${redisPort}', production: true, timeoutMs: 5000 })
+      console.log(JSON.stringify(r)); process.exit(0)`
+    const { stdout } = await run('node', ['--input-type=module', '-e', script], { env: { ...env } })
+    const wrong = JSON.parse(stdout) as { status: string; detail: string }
+    assert.equal(wrong.status, 'fail')
+    assert.match(wrong.detail, /the password in REDIS_URL is wrong/)
+    assert.ok(!wrong.detail.includes('wrong-pw'))
+
+    const { checkStorage: storage } = (await import(
+      checkStorage
+    )) as typeof import('../src/doctor/check-storage.js')
+    const u = new URL(DATABASE_URL!)
+    u.pathname = '/gov_doctor_no_such_db'
+    const [missing] = await storage({
+      databaseUrl: u.toString(),
+      dataDir: undefined,
+      production: true,
+      timeoutMs: 5000,
+    })
+    assert.equal(missing?.code, '3D000')
+    assert.match(missing!.detail, /does not exist: create it/)
   })
 })

@@ -1,4 +1,5 @@
 import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
+import { connectionHint } from './connection-hint.js'
 import { withTimeout } from './with-timeout.js'
 
 /** Where a Redis URL points, without its credentials. */
@@ -50,8 +51,12 @@ export async function checkRedis(input: {
     enableOfflineQueue: false,
     retryStrategy: () => null,
   })
-  // ioredis reports connection failures as events too; the awaited call carries the error.
-  redis.on('error', () => {})
+  // ioredis reports the cause of a failed connection (TLS, refused) only as an event; the awaited
+  // call then just says "Connection is closed", so the event's error is the one worth reporting.
+  let cause: unknown
+  redis.on('error', (err) => {
+    cause ??= err
+  })
   try {
     await withTimeout(redis.connect(), input.timeoutMs + 500, `redis at ${where}`)
     const pong = await withTimeout(redis.ping(), input.timeoutMs, `redis at ${where}`)
@@ -68,12 +73,13 @@ export async function checkRedis(input: {
       )
     }
     return result('redis', 'REDIS_URL', 'ok', detail)
-  } catch (err) {
+  } catch (caught) {
+    const err = cause ?? caught
     return result(
       'redis',
       'REDIS_URL',
       'fail',
-      `cannot reach redis at ${where}: ${messageOf(err)}`,
+      `cannot use redis at ${where}: ${messageOf(err)}; ${connectionHint(err, 'redis')}`,
       codeOf(err) ?? 'GOV_ERR_DOCTOR_UNREACHABLE',
     )
   } finally {

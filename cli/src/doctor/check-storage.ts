@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path'
 import { MIGRATIONS_FOLDER } from '@gov/host'
 import pg from 'pg'
 import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
+import { connectionHint } from './connection-hint.js'
 import { withTimeout } from './with-timeout.js'
 
 /** Where a database URL points, without its credentials. */
@@ -121,7 +122,7 @@ async function probePostgres(url: string, production: boolean, timeoutMs: number
       'storage',
       'postgres',
       'fail',
-      `cannot use postgres at ${where}: ${messageOf(err)}`,
+      `cannot use postgres at ${where}: ${messageOf(err)}; ${connectionHint(err, 'postgres')}`,
       codeOf(err) ?? 'GOV_ERR_DOCTOR_UNREACHABLE',
     )
   } finally {
