@@ -117,3 +117,15 @@ describe('allow-list settings', () => {
     )
   })
 })
+
+describe('hostile input', () => {
+  it('analyses long one-word, base64-like and all-capitalised texts without failing', async () => {
+    const { analyzeTextNow } = await import('../src/analyze-text.js')
+    const base64 = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 7919) % 256)).toString('base64')
+    for (const text of ['a'.repeat(200_000), base64, 'Anna Berg '.repeat(20_000), '`a'.repeat(100_000)]) {
+      const detections = analyzeTextNow(text, standard)
+      assert.ok(Array.isArray(detections))
+      for (const d of detections) assert.ok(d.start >= 0 && d.end <= text.length && d.start < d.end)
+    }
+  })
+})

@@ -132,10 +132,22 @@ function inTitlePhrase(
   to: number,
   flagsOf: (t: Token) => number,
 ): boolean {
+  // Titles are short: looking at most 6 words each way keeps a text of capitalised words linear.
   let start = from
-  while (start > 0 && tokens[start - 1].cap && isNameGap(units, tokens[start - 1], tokens[start])) start--
+  while (
+    start > 0 &&
+    from - start < 6 &&
+    tokens[start - 1].cap &&
+    isNameGap(units, tokens[start - 1], tokens[start])
+  )
+    start--
   let end = to
-  while (end + 1 < tokens.length && tokens[end + 1].cap && isNameGap(units, tokens[end], tokens[end + 1]))
+  while (
+    end + 1 < tokens.length &&
+    end - to < 6 &&
+    tokens[end + 1].cap &&
+    isNameGap(units, tokens[end], tokens[end + 1])
+  )
     end++
   if (start === from && end === to) return false
   for (let k = start; k <= end; k++) {

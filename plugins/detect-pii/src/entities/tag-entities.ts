@@ -411,25 +411,33 @@ function tokenAt(tokens: readonly Token[], offset: number, last = false): number
   return lo
 }
 
-/** Adds the strong rule findings the model missed; one replaces a single model finding it overlaps. */
+/**
+ * Adds the strong rule findings the model missed; one replaces a single model
+ * finding it overlaps. Both lists are in text order, so one sweep does it.
+ */
 function mergeRules(
-  found: Detection[],
+  found: readonly Detection[],
   rules: readonly Detection[],
   tokens: readonly Token[],
   skip: Uint8Array | undefined,
 ): Detection[] {
-  let out = found
-  for (const rule of rules) {
+  const model = [...found].sort((a, b) => a.start - b.start)
+  const replaced = new Uint8Array(model.length)
+  const added: Detection[] = []
+  let m = 0
+  for (const rule of [...rules].sort((a, b) => a.start - b.start)) {
     if (rule.score < STRONG_RULE || (skip && inCode(rule, tokens, skip))) continue
-    const overlapping = out.filter((d) => d.start < rule.end && rule.start < d.end)
-    if (overlapping.length === 0) out.push(rule)
+    while (m < model.length && model[m].end <= rule.start) m++
+    let k = m
+    while (k < model.length && model[k].start < rule.end) k++
     // Only where the model read one name there: a rule run that joins two of the model's names is wrong.
-    else if (overlapping.length === 1) {
-      out = out.filter((d) => !overlapping.includes(d))
-      out.push(rule)
+    if (k === m) added.push(rule)
+    else if (k === m + 1 && !replaced[m]) {
+      replaced[m] = 1
+      added.push(rule)
     }
   }
-  return out
+  return model.filter((_, i) => !replaced[i]).concat(added)
 }
 
 function inCode(d: Detection, tokens: readonly Token[], skip: Uint8Array): boolean {
