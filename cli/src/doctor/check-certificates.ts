@@ -1,4 +1,4 @@
-import { loadCertificates, readCertificateExpiry, readTlsSettings } from '@gov/host'
+import { loadCertificates, readCertificateExpiry, readMonitorSettings, readTlsSettings } from '@gov/host'
 import { type CheckResult, codeOf, messageOf, result } from './check-result.js'
 
 /** The spec's alert threshold for the internal CA. */
@@ -15,7 +15,7 @@ function humanLeft(ms: number): string {
  * Certificates gov itself uses: the HTTPS certificate and key
  * (`GOV_TLS_CERT_FILE`/`GOV_TLS_KEY_FILE`, loaded with the gateway's own
  * loader: readable, a matching pair, not expired) and the internal CA
- * (`GOV_INTERNAL_CA_FILE`, else `GOV_TLS_CLIENT_CA_FILE`): under 30 days left
+ * (`GOV_INTERNAL_CA_FILE`, else `GOV_TLS_CLIENT_CA_FILE`, else `VAULT_CACERT`): under 30 days left
  * warns, expired fails. Serving certificates live an hour and are rotated, so
  * their short lifetime is normal; only expiry is a problem.
  */
@@ -75,7 +75,13 @@ export async function checkCertificates(
     }
   }
 
-  const caFile = env.GOV_INTERNAL_CA_FILE?.trim() || env.GOV_TLS_CLIENT_CA_FILE?.trim()
+  // The same file the health monitor watches (a bad GOV_MONITOR_* value is the disk check's to report).
+  let caFile: string | undefined
+  try {
+    caFile = readMonitorSettings(env).caFile
+  } catch {
+    caFile = env.GOV_INTERNAL_CA_FILE?.trim() || undefined
+  }
   if (!caFile) return out
   try {
     const ca = await readCertificateExpiry(caFile, now)

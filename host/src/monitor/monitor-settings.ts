@@ -8,7 +8,7 @@ export interface MonitorSettings {
   diskPaths: string[]
   /** Alert when a file system is fuller than this share (the spec's 90 %). */
   diskThreshold: number
-  /** `GOV_INTERNAL_CA_FILE` (else `GOV_TLS_CLIENT_CA_FILE`): the internal CA certificate whose expiry is watched. */
+  /** `GOV_INTERNAL_CA_FILE` (else `GOV_TLS_CLIENT_CA_FILE`, else `VAULT_CACERT`): the internal CA certificate whose expiry is watched. */
   caFile: string | undefined
   /** Alert when the CA expires within this many days (the spec's 30). */
   caMinDays: number
@@ -40,7 +40,10 @@ export function readMonitorSettings(env: NodeJS.ProcessEnv): MonitorSettings {
     intervalMs,
     diskPaths,
     diskThreshold: 0.9,
-    caFile: value(env, 'GOV_INTERNAL_CA_FILE') ?? value(env, 'GOV_TLS_CLIENT_CA_FILE'),
+    caFile:
+      value(env, 'GOV_INTERNAL_CA_FILE') ??
+      value(env, 'GOV_TLS_CLIENT_CA_FILE') ??
+      value(env, 'VAULT_CACERT'),
     caMinDays: 30,
   }
 }
