@@ -20,6 +20,7 @@ RUN chown -R root:root /app && chmod -R go-w /app \
  && find / -xdev -perm /6000 -type f -exec chmod a-s {} + 2>/dev/null || true
 USER 999:999
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.GOV_PORT||8080)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# HTTPS when gov serves it (the certificate must name 127.0.0.1 and its CA be in NODE_EXTRA_CA_CERTS, as make-ca.sh and docker-compose.yml do).
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch((process.env.GOV_TLS_CERT_FILE?'https':'http')+'://127.0.0.1:'+(process.env.GOV_PORT||8080)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/local/bin/gov-entrypoint"]
 CMD ["serve"]
