@@ -36,6 +36,11 @@ export class FilterToolsStep implements StepInstance {
   readonly #rules: ArgumentRules
   readonly #pins: ToolPins | undefined
   readonly #decisions: StepCounter
+  /**
+   * Decisions by tool name: a pipeline sees few distinct names, and glob matching costs ~2 µs a
+   * glob set. A plain map, emptied when full, is cheaper per lookup than an LRU.
+   */
+  readonly #allowedNames = new Map<string, boolean>()
 
   constructor(settings: FilterToolsSettings, services: StepServices) {
     this.#settings = settings
@@ -52,7 +57,13 @@ export class FilterToolsStep implements StepInstance {
 
   /** True when the pipeline lets the model be offered and call `name`: an allow glob matches and no deny glob. */
   isAllowed(name: string): boolean {
-    return this.#allowed(name) && !this.#denied(name)
+    let allowed = this.#allowedNames.get(name)
+    if (allowed === undefined) {
+      allowed = this.#allowed(name) && !this.#denied(name)
+      if (this.#allowedNames.size >= 2_000) this.#allowedNames.clear()
+      this.#allowedNames.set(name, allowed)
+    }
+    return allowed
   }
 
   async onRequest(ctx: RequestContext): Promise<Verdict> {

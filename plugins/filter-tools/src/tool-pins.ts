@@ -38,6 +38,8 @@ export class ToolPins {
   readonly #kv: KeyValueStore
   readonly #ttlMs: number
   readonly #confirmed: LRUCache<string, string>
+  /** Hash by the definition's plain JSON: agents send the same tools every turn, and canonical JSON costs ~30 µs a tool. */
+  readonly #hashes = new LRUCache<string, string>({ max: 5_000 })
 
   constructor(kv: KeyValueStore, ttlMs: number) {
     this.#kv = kv
@@ -52,7 +54,7 @@ export class ToolPins {
     await Promise.all(
       tools.map(async (tool) => {
         const key = `pin:${encodeURIComponent(agentId)}:${encodeURIComponent(tool.name)}`
-        const hash = definitionHash(tool)
+        const hash = this.#hash(tool)
         if (this.#confirmed.get(key) === hash) return
         if (await this.#kv.setIfAbsent(key, hash, this.#ttlMs)) {
           pinned.push(tool.name)
@@ -69,5 +71,15 @@ export class ToolPins {
       }),
     )
     return { pinned: pinned.sort(), changed: changed.sort() }
+  }
+
+  #hash(tool: ToolDefinition): string {
+    const raw = JSON.stringify([tool.name, tool.description ?? null, tool.parameters ?? null])
+    let hash = this.#hashes.get(raw)
+    if (hash === undefined) {
+      hash = definitionHash(tool)
+      this.#hashes.set(raw, hash)
+    }
+    return hash
   }
 }
