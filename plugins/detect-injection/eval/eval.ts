@@ -1,24 +1,32 @@
 /**
- * Quality of `detect_injection` on `../shared/datasets/injection-dev.jsonl`,
+ * Quality of `detect_injection` on data no part of it was fitted or tuned on,
  * run the way the host runs it: each row goes through `onRequest` of a step
- * instance with the default settings, as a user message (direct rows) or as a
- * tool result after a tool call (tool rows). Prints markdown tables: the
- * shipped model (which was trained on these rows, so optimistic), then grouped
- * 5-fold cross-validation (model trained without the held-out fold).
+ * instance with the default settings, as a user message (prompts) or as a
+ * tool result after a tool call (tool output). Two held-out sets:
+ *
+ * - the held-out part of `injection-train.jsonl` (train/split.ts: a fifth of
+ *   the groups, fixed by a seed; never trained on, never used to calibrate);
+ * - `injection-dev.jsonl`, other sources entirely (never trained on; the
+ *   rules were written while reading it, see README).
+ *
+ * Prints markdown tables per source and channel, the real-attack sources and
+ * the templated ones apart, a threshold sweep and the benign-prompt block
+ * rate.
  *
  *   npx tsc -b plugins/detect-injection && node plugins/detect-injection/dist/eval/eval.js
  */
 import type { FakeMessage } from '@gov/core/testing'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
-import step from '../src/index.js'
-import type { InjectionSettings } from '../src/settings.js'
-import { crossValidate } from '../train/cross-validate.js'
-import { datasetPath, loadRows, type Row, sourceFamily } from '../train/dataset.js'
+import { createInstance } from '../src/instance.js'
+import { loadDetector } from '../src/model-file.js'
+import { type InjectionSettings, InjectionSettingsSchema } from '../src/settings.js'
+import { DEV_FILE, datasetPath, loadRows, type Row, sourceFamily, TRAIN_FILE } from '../train/dataset.js'
 import { metricsOf, metricsTable } from '../train/metrics.js'
+import { isHeldOut, isRealAttackSource, isTemplatedSource, SPLIT_SEED } from '../train/split.js'
 
 /** The schema's defaults, as the host fills them for `{}`. */
 function defaultSettings(): InjectionSettings {
-  const properties = step.settings.properties as unknown as Record<string, { default: unknown }>
+  const properties = InjectionSettingsSchema.properties as unknown as Record<string, { default: unknown }>
   return Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.default])) as InjectionSettings
 }
 
@@ -26,30 +34,32 @@ function defaultSettings(): InjectionSettings {
 function messagesOf(row: Row): FakeMessage[] {
   if (row.channel === 'direct') return [{ source: 'user', text: row.text }]
   return [
-    { source: 'user', text: 'Summarize my latest email.' },
-    {
-      source: 'assistant',
-      toolCalls: [{ id: 'call_1', name: 'read_email', arguments: '{"folder":"inbox"}' }],
-    },
+    { source: 'user', text: 'Summarize what the tool returned.' },
+    { source: 'assistant', toolCalls: [{ id: 'call_1', name: 'fetch', arguments: '{}' }] },
     { source: 'tool', toolResults: [{ toolCallId: 'call_1', text: row.text }] },
   ]
 }
 
-function table(rows: readonly Row[], predicted: readonly boolean[], subtypes: boolean): string {
+type Grouping = (row: Row) => readonly string[]
+
+function table(
+  rows: readonly Row[],
+  predicted: readonly boolean[],
+  keys: Grouping,
+  positivesOnly = false,
+): string {
   const groups = new Map<string, number[]>()
-  const add = (key: string, i: number) => {
-    const list = groups.get(key)
-    if (list) list.push(i)
-    else groups.set(key, [i])
-  }
   rows.forEach((row, i) => {
-    add(`${sourceFamily(row.source)} (${row.channel})`, i)
-    if (subtypes && row.source.includes(':')) add(`  ${row.source}`, i)
-    add(`all ${row.channel}`, i)
-    add('all', i)
+    for (const key of keys(row)) {
+      const list = groups.get(key)
+      if (list) list.push(i)
+      else groups.set(key, [i])
+    }
   })
-  // Sources first, subtypes under their source, totals last.
-  const order = (name: string) => (name.startsWith('all') ? `~${name}` : name.trim())
+  const order = (name: string) => (name.startsWith('all') ? `~${name}` : name)
+  if (positivesOnly) {
+    for (const [name, idx] of groups) if (!idx.some((i) => rows[i].label === 1)) groups.delete(name)
+  }
   return metricsTable(
     [...groups.keys()]
       .sort((a, b) => (order(a) < order(b) ? -1 : 1))
@@ -66,40 +76,93 @@ function table(rows: readonly Row[], predicted: readonly boolean[], subtypes: bo
   )
 }
 
+const bySource: Grouping = (row) => [`${row.source} (${row.channel})`, `all ${row.channel}`]
+const byFamily: Grouping = (row) => [`${sourceFamily(row.source)} (${row.channel})`, `all ${row.channel}`]
+/** Real attacks and templated ones apart, each against every benign row of its channel. */
+const byKind: Grouping = (row) => {
+  const kinds = ['real attacks', 'templated attacks', 'other attacks']
+  if (row.label === 0) return kinds.map((k) => `${k} (${row.channel})`)
+  if (isRealAttackSource(row.source)) return [`real attacks (${row.channel})`]
+  if (isTemplatedSource(row.source)) return [`templated attacks (${row.channel})`]
+  return [`other attacks (${row.channel})`]
+}
+
+function sweep(rows: readonly Row[], scores: readonly number[]): string {
+  const lines = ['| threshold | direct P / R / F1 / FPR | tool P / R / F1 / FPR |', '|---:|---|---|']
+  for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+    const cells = (['direct', 'tool'] as const).map((channel) => {
+      const idx = rows.map((_, i) => i).filter((i) => rows[i].channel === channel)
+      const m = metricsOf(
+        idx.map((i) => rows[i].label),
+        idx.map((i) => scores[i] >= t),
+      )
+      return [m.precision, m.recall, m.f1, m.fpr].map((x) => x.toFixed(3)).join(' / ')
+    })
+    lines.push(`| ${t.toFixed(1)} | ${cells[0]} | ${cells[1]} |`)
+  }
+  return lines.join('\n')
+}
+
+async function evaluate(
+  name: string,
+  rows: readonly Row[],
+  settings: InjectionSettings,
+  run: (row: Row) => Promise<{ blocked: boolean; score: number }>,
+  detailed: boolean,
+): Promise<void> {
+  const started = performance.now()
+  const results = []
+  for (const row of rows) results.push(await run(row))
+  const predicted = results.map((r) => r.blocked)
+  const ms = (performance.now() - started) / rows.length
+  const benign = rows.map((_, i) => i).filter((i) => rows[i].label === 0 && rows[i].channel === 'direct')
+  const blocked = benign.filter((i) => predicted[i]).length
+  console.log(`\n## ${name}\n`)
+  console.log(
+    `${rows.length} rows, default thresholds (${settings.threshold} direct, ${settings.tool_result_threshold} tool results), ${ms.toFixed(2)} ms per row. ` +
+      `Benign prompts blocked: ${blocked} of ${benign.length} (${((100 * blocked) / Math.max(1, benign.length)).toFixed(2)} %).\n`,
+  )
+  console.log(table(rows, predicted, detailed ? bySource : byFamily))
+  console.log(`\n### ${name}: real, templated and other attacks\n`)
+  console.log(table(rows, predicted, byKind, true))
+  console.log(`\n### ${name}: threshold sweep (precision / recall / F1 / FPR)\n`)
+  console.log(
+    sweep(
+      rows,
+      results.map((r) => r.score),
+    ),
+  )
+}
+
 async function main(): Promise<void> {
-  const rows = loadRows()
-  if (!rows) {
+  const train = loadRows(TRAIN_FILE)
+  const dev = loadRows(DEV_FILE)
+  if (!train && !dev) {
     console.log(
-      `skipped: dataset not found at ${datasetPath()} (it lives in ../shared/datasets/, outside the repo)`,
+      `skipped: datasets not found at ${datasetPath(TRAIN_FILE)} (they live in ../shared/datasets/, outside the repo)`,
     )
     return
   }
   const settings = defaultSettings()
-  const instance = await step.create(settings, makeServices('detect_injection'))
-  const started = performance.now()
-  const predicted = await Promise.all(
-    rows.map(async (row) => {
-      const verdict = await instance.onRequest?.(makeRequestContext(makeExchange(messagesOf(row))))
-      return verdict?.kind === 'block'
-    }),
-  )
-  const elapsed = performance.now() - started
-  console.log(`# detect_injection eval — ${new Date().toISOString().slice(0, 10)}\n`)
-  console.log(
-    `${rows.length} rows; threshold ${settings.threshold} (direct), ${settings.tool_result_threshold} (tool results); ${(elapsed / rows.length).toFixed(2)} ms per row\n`,
-  )
-  console.log('## shipped model (trained on these rows: optimistic)\n')
-  console.log(table(rows, predicted, true))
-
-  const cv = crossValidate(rows)
-  const cvPredicted = rows.map(
-    (row, i) => cv.score[i] >= (row.channel === 'tool' ? settings.tool_result_threshold : settings.threshold),
-  )
-  console.log('\n## grouped 5-fold cross-validation (held-out folds, same thresholds)\n')
-  console.log(table(rows, cvPredicted, false))
-  console.log(
-    '\nTool rules were written after reading the BIPIA rows; treat the tool-channel numbers as in-sample for the rules.',
-  )
+  const detector = loadDetector()
+  const instance = createInstance({ ...settings, cache_size: 0 }, makeServices('detect_injection'), detector)
+  const run = async (row: Row) => {
+    const ctx = makeRequestContext(makeExchange(messagesOf(row)), { step: 'detect_injection' })
+    const verdict = await instance.onRequest?.(ctx)
+    // The sweep needs the score below the threshold too, which no finding carries.
+    const score = detector.analyze(row.text, row.channel).score
+    return { blocked: verdict?.kind === 'block', score }
+  }
+  console.log(`# detect_injection eval — ${new Date().toISOString().slice(0, 10)}`)
+  try {
+    if (train) {
+      const heldOut = train.filter((row) => isHeldOut(row))
+      await evaluate(`held-out part of ${TRAIN_FILE} (seed ${SPLIT_SEED})`, heldOut, settings, run, true)
+    }
+    if (dev) await evaluate(DEV_FILE, dev, settings, run, false)
+  } finally {
+    await instance.close()
+  }
 }
 
 await main()

@@ -62,6 +62,8 @@ async function measureOffload(detector: InjectionDetector): Promise<void> {
     scan_assistant: true,
     scan_tool_results: true,
     decode_payloads: true,
+    allow_list: [],
+    allow_patterns: [],
     cache_size: 0,
     offload_above_bytes: 32 * 1024,
     offload_workers: 1,

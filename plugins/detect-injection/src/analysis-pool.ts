@@ -46,13 +46,12 @@ export interface AnalysisPoolOptions {
 /** What a worker needs to rebuild the model: plain data, copied once when the thread starts. */
 export interface ModelData {
   readonly bits: number
-  readonly bias: number
-  readonly weights: Float32Array
+  readonly channels: LinearModel['channels']
   readonly combine: LinearModel['combine']
 }
 
 function modelData(model: LinearModel): ModelData {
-  return { bits: model.bits, bias: model.bias, weights: model.weights, combine: model.combine }
+  return { bits: model.bits, channels: model.channels, combine: model.combine }
 }
 
 /** Worker threads running {@link InjectionDetector.analyze}. */

@@ -14,8 +14,8 @@ if (!port) throw new Error('analysis-worker.js runs as a worker thread only')
 
 // The calling thread's model arrives as plain data, so this thread reads no file and loads
 // nothing of @gov/core (whose dependencies take ~0.3 s to load); requests posted meanwhile wait.
-const { bits, bias, weights, combine } = workerData as ModelData
-const detector = new InjectionDetector(new LinearModel(bits, bias, weights, combine))
+const { bits, channels, combine } = workerData as ModelData
+const detector = new InjectionDetector(new LinearModel(bits, channels, combine))
 
 port.on('message', (request: AnalysisRequest) => {
   let reply: AnalysisReply

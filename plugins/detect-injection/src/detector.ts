@@ -102,7 +102,7 @@ export class InjectionDetector {
     let modelLogit = Number.NEGATIVE_INFINITY
     let window = { start: 0, end: t.length }
     for (const w of splitWindows(t)) {
-      const logit = this.#model.logit(w.text)
+      const logit = this.#model.logit(w.text, channel)
       if (logit > modelLogit) {
         modelLogit = logit
         window = w
@@ -198,7 +198,7 @@ export class InjectionDetector {
     const t = normalizeText(text).text
     const ruleWeight = sumRuleWeights(matchRules(t, 'direct', this.#rules))
     let modelLogit = Number.NEGATIVE_INFINITY
-    for (const w of splitWindows(t)) modelLogit = Math.max(modelLogit, this.#model.logit(w.text))
+    for (const w of splitWindows(t)) modelLogit = Math.max(modelLogit, this.#model.logit(w.text, 'direct'))
     return { ruleWeight, z: combine(this.#model.combine.direct, modelLogit, ruleWeight) }
   }
 }

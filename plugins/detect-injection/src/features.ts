@@ -165,3 +165,48 @@ export function featuresOf(text: string, bits: number, scratch = new FeatureScra
   const count = collectTextFeatures(text, bits, scratch)
   return scratch.features.slice(0, count)
 }
+
+/**
+ * Keeps the first occurrence of each feature: the model scores which n-grams
+ * a text has, not how often. Counted features let a text that repeats one
+ * word ("ok ok ok …", "aaaa…") add the same weight hundreds of times and
+ * reach any score; binary features bound what repetition can do. A stamp per
+ * slot avoids clearing the table between texts.
+ */
+export class FeatureDeduper {
+  readonly #seen: Uint32Array
+  #stamp = 0
+
+  constructor(bits: number) {
+    this.#seen = new Uint32Array(1 << bits)
+  }
+
+  /** Compact `features[0..n)` in place to its distinct values, first occurrences in order; returns their count. */
+  dedupe(features: Int32Array, n: number): number {
+    if (++this.#stamp === 0xffffffff) {
+      this.#seen.fill(0)
+      this.#stamp = 1
+    }
+    const seen = this.#seen
+    const stamp = this.#stamp
+    let out = 0
+    for (let i = 0; i < n; i++) {
+      const f = features[i]
+      if (seen[f] === stamp) continue
+      seen[f] = stamp
+      features[out++] = f
+    }
+    return out
+  }
+}
+
+/** The distinct feature indices of `text`, as a new array (training). */
+export function distinctFeaturesOf(
+  text: string,
+  bits: number,
+  deduper: FeatureDeduper,
+  scratch = new FeatureScratch(),
+): Int32Array {
+  const count = deduper.dedupe(scratch.features, collectTextFeatures(text, bits, scratch))
+  return scratch.features.slice(0, count)
+}

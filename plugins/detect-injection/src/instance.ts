@@ -6,6 +6,7 @@
  */
 import type { RequestContext, StepInstance, StepServices, TextPart, Verdict } from '@gov/core'
 import { Verdicts } from '@gov/core'
+import { AllowList } from './allow-list.js'
 import { AnalysisCache } from './analysis-cache.js'
 import { AnalysisPool } from './analysis-pool.js'
 import type { Analysis, InjectionDetector } from './detector.js'
@@ -62,6 +63,7 @@ export function createInstance(
   services: StepServices,
   detector: InjectionDetector,
 ): InjectionInstance {
+  const allow = new AllowList(settings.allow_list, settings.allow_patterns)
   const cache = new AnalysisCache(settings.cache_size)
   const offloadAbove = settings.offload_above_bytes
   const pool =
@@ -116,8 +118,10 @@ export function createInstance(
       for (const message of ctx.exchange.messages) {
         for (const part of message.parts) {
           const channel = channelOf(part, settings)
-          const text = part.text
-          if (!channel || !text.trim()) continue
+          if (!channel) continue
+          // Allowed phrases are blanked (same length, so spans still point into the part).
+          const text = allow.empty ? part.text : allow.apply(part.text)
+          if (!text.trim()) continue
           const item: Scored = { part, channel, analysis: undefined }
           scored.push(item)
           if (pool && isLongerThan(text, offloadAbove)) {

@@ -1,49 +1,70 @@
 /**
- * Reading the shipped model: `model/weights.json`, checked and decoded into a
- * {@link LinearModel}, with a coded error when it is missing or malformed.
+ * Reading the shipped model: `model/model.json` and the weight files it
+ * names, checked and decoded into a {@link LinearModel}, with a coded error
+ * when anything is missing or malformed.
  */
 import { readFileSync } from 'node:fs'
 import { GovError } from '@gov/core'
 import { InjectionDetector } from './detector.js'
-import { LinearModel, type WeightsFile } from './linear-model.js'
+import { type ChannelFileEntry, type ChannelWeights, LinearModel, type ModelFile } from './linear-model.js'
 
-/** Error code when the shipped weights are missing or malformed. */
+/** Error code when the shipped model is missing or malformed. */
 export const MODEL_INVALID = 'GOV_ERR_INJECTION_MODEL_INVALID'
 
-/** The shipped weights, next to the compiled sources: `<package>/model/weights.json`. */
-export const DEFAULT_WEIGHTS_URL = new URL('../../model/weights.json', import.meta.url)
+/** The shipped model, next to the compiled sources: `<package>/model/model.json`. */
+export const DEFAULT_MODEL_URL = new URL('../../model/model.json', import.meta.url)
 
-/** Build a model from a parsed weights file; throws {@link MODEL_INVALID} when it does not fit. */
-export function modelFromFile(file: WeightsFile): LinearModel {
-  if (file?.format !== 1 || !Number.isInteger(file.bits) || file.bits < 8 || file.bits > 24) {
-    throw new GovError(MODEL_INVALID, 'injection model weights have an unknown format', 500)
-  }
-  const bytes = Buffer.from(file.weights, 'base64')
-  if (bytes.length !== 2 << file.bits) {
-    throw new GovError(MODEL_INVALID, 'injection model weights have the wrong size', 500, {
-      expected: 2 << file.bits,
+function invalid(message: string, details?: Record<string, unknown>): GovError {
+  return new GovError(MODEL_INVALID, message, 500, details)
+}
+
+function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): ChannelWeights {
+  if (!Number.isFinite(entry?.bias) || !Number.isFinite(entry?.scale))
+    throw invalid('injection model has no bias or scale for a channel')
+  if (bytes.length !== 2 << bits)
+    throw invalid('injection model weights have the wrong size', {
+      expected: 2 << bits,
       actual: bytes.length,
     })
-  }
-  const weights = new Float32Array(1 << file.bits)
-  for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt16LE(i * 2) * file.scale
-  return new LinearModel(file.bits, file.bias, weights, file.combine)
+  const weights = new Float32Array(1 << bits)
+  for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt16LE(i * 2) * entry.scale
+  return { bias: entry.bias, weights }
 }
 
-/** Read and decode a weights file (the shipped one by default). */
-export function loadModel(url: URL = DEFAULT_WEIGHTS_URL): LinearModel {
-  let parsed: WeightsFile
+/**
+ * Build a model from a parsed `model.json` and a reader of the weight files
+ * it names; throws {@link MODEL_INVALID} when they do not fit.
+ */
+export function modelFromFile(file: ModelFile, readWeights: (name: string) => Buffer): LinearModel {
+  if (file?.format !== 2 || !Number.isInteger(file.bits) || file.bits < 8 || file.bits > 24) {
+    throw invalid('injection model has an unknown format')
+  }
+  if (!file.channels?.direct || !file.channels?.tool || !file.combine?.direct || !file.combine?.tool)
+    throw invalid('injection model lacks a channel')
+  const read = (entry: ChannelFileEntry) => {
+    if (typeof entry.weights !== 'string' || !/^[\w.-]+$/.test(entry.weights))
+      throw invalid('injection model names no weight file for a channel')
+    return channelWeights(file.bits, entry, readWeights(entry.weights))
+  }
+  return new LinearModel(
+    file.bits,
+    { direct: read(file.channels.direct), tool: read(file.channels.tool) },
+    file.combine,
+  )
+}
+
+/** Read and decode a model (the shipped one by default). */
+export function loadModel(url: URL = DEFAULT_MODEL_URL): LinearModel {
   try {
-    parsed = JSON.parse(readFileSync(url, 'utf8')) as WeightsFile
+    const file = JSON.parse(readFileSync(url, 'utf8')) as ModelFile
+    return modelFromFile(file, (name) => readFileSync(new URL(name, url)))
   } catch (error) {
-    throw new GovError(MODEL_INVALID, 'injection model weights cannot be read', 500, {
-      cause: (error as Error).message,
-    })
+    if (error instanceof GovError) throw error
+    throw invalid('injection model cannot be read', { cause: (error as Error).message })
   }
-  return modelFromFile(parsed)
 }
 
-/** A detector with the rules and the weights shipped with the package (or those at `url`). */
-export function loadDetector(url: URL = DEFAULT_WEIGHTS_URL): InjectionDetector {
+/** A detector with the rules and the model shipped with the package (or the model at `url`). */
+export function loadDetector(url: URL = DEFAULT_MODEL_URL): InjectionDetector {
   return new InjectionDetector(loadModel(url))
 }

@@ -45,6 +45,18 @@ export const InjectionSettingsSchema = Type.Object(
       default: true,
       description: 'Decode base64, hex, ROT13, reversed and spaced-out payloads and score what they hide.',
     }),
+    allow_list: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+      default: [],
+      maxItems: 1000,
+      description:
+        'Terms (case-insensitive) blanked out before scoring, to silence a known false positive; the rest of the text is still scored',
+    }),
+    allow_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      default: [],
+      maxItems: 200,
+      description:
+        'Regular expressions (JavaScript syntax, case-insensitive) whose matches are blanked out before scoring; the rest of the text is still scored',
+    }),
     cache_size: Type.Integer({
       minimum: 0,
       maximum: 1_000_000,

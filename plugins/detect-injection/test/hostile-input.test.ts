@@ -121,6 +121,8 @@ describe('hostile input: bounded, linear, never a failure', () => {
       scan_assistant: true,
       scan_tool_results: true,
       decode_payloads: true,
+      allow_list: [],
+      allow_patterns: [],
       cache_size: 0,
       offload_above_bytes: 32 * 1024,
       offload_workers: 1,

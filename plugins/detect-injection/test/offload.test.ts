@@ -25,6 +25,8 @@ const SETTINGS: InjectionSettings = {
   scan_assistant: true,
   scan_tool_results: true,
   decode_payloads: true,
+  allow_list: [],
+  allow_patterns: [],
   cache_size: 0,
   offload_above_bytes: OFFLOAD_ABOVE_BYTES,
   offload_workers: 1,

@@ -21,6 +21,8 @@ const DEFAULTS: InjectionSettings = {
   scan_assistant: true,
   scan_tool_results: true,
   decode_payloads: true,
+  allow_list: [],
+  allow_patterns: [],
   cache_size: 100,
   offload_above_bytes: 32 * 1024,
   offload_workers: 1,
@@ -184,7 +186,7 @@ describe('detect_injection step', () => {
   })
 
   it('analyses each text once across turns (cache per channel and text)', async () => {
-    const detector = new CountingDetector(loadModel(new URL('../../model/weights.json', import.meta.url)))
+    const detector = new CountingDetector(loadModel(new URL('../../model/model.json', import.meta.url)))
     const instance = createInstance(DEFAULTS, makeServices('detect_injection'), detector)
     const turn1: FakeMessage[] = [{ source: 'user', text: 'Tell me about tides.' }]
     const turn2: FakeMessage[] = [
@@ -202,7 +204,7 @@ describe('detect_injection step', () => {
   })
 
   it('caches nothing when cache_size is 0', async () => {
-    const detector = new CountingDetector(loadModel(new URL('../../model/weights.json', import.meta.url)))
+    const detector = new CountingDetector(loadModel(new URL('../../model/model.json', import.meta.url)))
     const instance = createInstance(
       { ...DEFAULTS, cache_size: 0 },
       makeServices('detect_injection'),
@@ -232,31 +234,79 @@ describe('linear model loading', () => {
 
   it('fails with a coded error when the weights have the wrong size', () => {
     const combine = { alpha: 1, beta: 1, bias: 0 }
+    const entry = { bias: 0, scale: 1, weights: 'w.bin' }
     assert.throws(
       () =>
-        modelFromFile({
-          format: 1,
-          bits: 10,
-          bias: 0,
-          scale: 1,
-          weights: Buffer.alloc(10).toString('base64'),
-          combine: { direct: combine, tool: combine },
-        }),
+        modelFromFile(
+          {
+            format: 2,
+            bits: 10,
+            channels: { direct: entry, tool: entry },
+            combine: { direct: combine, tool: combine },
+          },
+          () => Buffer.alloc(10),
+        ),
       (error: unknown) => error instanceof GovError && error.code === MODEL_INVALID,
     )
   })
 
-  it('round-trips weights through the int16 encoding', () => {
-    const weights = Float32Array.from({ length: 1 << 8 }, (_, i) => Math.sin(i) * 3)
-    const encoded = LinearModel.encodeWeights(weights)
+  it('fails with a coded error on an old or unknown format, or a missing channel', () => {
     const combine = { alpha: 1, beta: 1, bias: 0 }
-    const model = modelFromFile({
-      format: 1,
-      bits: 8,
-      bias: 0,
-      ...encoded,
-      combine: { direct: combine, tool: combine },
-    })
-    for (let i = 0; i < weights.length; i++) assert.ok(Math.abs(model.weights[i] - weights[i]) < 1e-3)
+    const entry = { bias: 0, scale: 1, weights: 'w.bin' }
+    const bytes = () => Buffer.alloc(2 << 8)
+    for (const file of [
+      {
+        format: 1,
+        bits: 8,
+        channels: { direct: entry, tool: entry },
+        combine: { direct: combine, tool: combine },
+      },
+      { format: 2, bits: 8, channels: { direct: entry }, combine: { direct: combine, tool: combine } },
+      {
+        format: 2,
+        bits: 8,
+        channels: { direct: entry, tool: { ...entry, weights: '../x' } },
+        combine: { direct: combine, tool: combine },
+      },
+    ]) {
+      assert.throws(
+        () => modelFromFile(file as never, bytes),
+        (error: unknown) => error instanceof GovError && error.code === MODEL_INVALID,
+      )
+    }
+  })
+
+  it('round-trips weights through the int16 encoding, per channel', () => {
+    const direct = Float32Array.from({ length: 1 << 8 }, (_, i) => Math.sin(i) * 3)
+    const tool = Float32Array.from({ length: 1 << 8 }, (_, i) => Math.cos(i) * 2)
+    const d = LinearModel.encodeWeights(direct)
+    const t = LinearModel.encodeWeights(tool)
+    const combine = { alpha: 1, beta: 1, bias: 0 }
+    const model = modelFromFile(
+      {
+        format: 2,
+        bits: 8,
+        channels: {
+          direct: { bias: 0.5, scale: d.scale, weights: 'd.bin' },
+          tool: { bias: -1, scale: t.scale, weights: 't.bin' },
+        },
+        combine: { direct: combine, tool: combine },
+      },
+      (name) => (name === 'd.bin' ? d.bytes : t.bytes),
+    )
+    for (let i = 0; i < direct.length; i++) {
+      assert.ok(Math.abs(model.channels.direct.weights[i] - direct[i]) < 1e-3)
+      assert.ok(Math.abs(model.channels.tool.weights[i] - tool[i]) < 1e-3)
+    }
+    assert.equal(model.channels.tool.bias, -1)
+  })
+
+  it('scores repeated text by the n-grams it has, not how often (no score from repetition)', () => {
+    const model = loadModel()
+    for (const word of ['ok ', 'yes ', 'a', 'ha', 'word ']) {
+      const short = model.logit(word.repeat(20))
+      const long = model.logit(word.repeat(400))
+      assert.ok(Math.abs(long - short) < 1, `${JSON.stringify(word)}: ${short} vs ${long}`)
+    }
   })
 })

@@ -1,14 +1,16 @@
 /**
- * Grouped k-fold cross-validation of the whole detector: the linear model is
- * trained on k−1 folds and scores the held-out fold; the rules need no
- * training. The out-of-fold logits also fit the combiner (how model and rules
- * add up), so the shipped combiner never saw in-sample model scores.
+ * Fitting the two channel models and calibrating how each combines with the
+ * rules, on the training part of the split only. The combiner of a channel is
+ * fitted on out-of-group logits (each source group scored by a model trained
+ * without it), so it trusts the model only as far as the model transfers to
+ * kinds of text it has not seen; its offset is then moved so that the default
+ * threshold keeps the false-positive rate on those rows under a target.
  */
 import { InjectionDetector } from '../src/detector.js'
 import type { Combiner } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
-import { loadExtraRows, type Row } from './dataset.js'
-import { foldsOf, groupRows } from './group-rows.js'
+import type { Channel } from '../src/match-rules.js'
+import { loadExtraRows, type Row, sourceFamily } from './dataset.js'
 import {
   DEFAULT_TRAIN_OPTIONS,
   type Example,
@@ -19,25 +21,19 @@ import {
   trainLogistic,
 } from './logistic.js'
 
-/** Out-of-fold results, one entry per row. */
-export interface CrossValidation {
-  readonly folds: Int32Array
-  /** Model logit of each row from the model that did not train on its fold. */
-  readonly modelLogit: Float64Array
-  /** Rule weight of each row (rules are not trained). */
-  readonly ruleWeight: Float64Array
-  /** Combiners fitted on the out-of-fold logits. */
-  readonly combine: { direct: Combiner; tool: Combiner }
-  /** Combined out-of-fold score of each row, 0..1. */
-  readonly score: Float64Array
+/** A model with all-zero weights: lets the detector report rule weights alone. */
+export function rulesOnlyDetector(): InjectionDetector {
+  const combine = { alpha: 0, beta: 1, bias: 0 }
+  const zero = { bias: 0, weights: new Float32Array(1 << 8) }
+  return new InjectionDetector(
+    new LinearModel(8, { direct: zero, tool: zero }, { direct: combine, tool: combine }),
+  )
 }
 
-/** A model with all-zero weights: lets the detector report rule weights alone. */
-export function rulesOnlyDetector(bits: number): InjectionDetector {
-  const combine = { alpha: 0, beta: 1, bias: 0 }
-  return new InjectionDetector(
-    new LinearModel(bits, 0, new Float32Array(1 << bits), { direct: combine, tool: combine }),
-  )
+/** Rule weight of every row on its channel (rules are not trained). */
+export function ruleWeightsOf(rows: readonly Row[]): Float64Array {
+  const rules = rulesOnlyDetector()
+  return Float64Array.from(rows, (row) => rules.analyze(row.text, row.channel).ruleWeight)
 }
 
 /** Examples of every row, computed once. */
@@ -45,82 +41,178 @@ export function examplesOfRows(rows: readonly Row[], bits: number): Example[][] 
   return rows.map((row) => examplesOf(row.text, row.label, bits))
 }
 
-/** Examples of the hand-written rows, which train every fold and are never tested. */
-export function extraExamples(bits: number): Example[] {
-  return examplesOfRows(loadExtraRows(), bits).flat()
-}
-
-/** Which rows the linear model trains on. Tool rows are left to the rules by default; see README. */
-export function trainsModel(row: Row): boolean {
-  return row.channel === 'direct'
+/**
+ * Which rows train a channel's model. Prompts train the direct model. Tool
+ * output trains the tool model, together with the direct positives: an
+ * instruction aimed at the assistant is what both look for, and the tool
+ * rows alone hold few kinds of attack wording.
+ */
+export function trainsChannel(row: Row, channel: Channel): boolean {
+  if (channel === 'direct') return row.channel === 'direct'
+  return row.channel === 'tool' || row.label === 1
 }
 
 /**
- * Fit how the model counts next to the rules, on the direct rows' out-of-fold
- * logits. Rule weights enter with coefficient 1: they are written on the logit
- * scale, and the dev set has too few benign texts with weak rule hits to
- * re-estimate them (a free coefficient inflates weak rules).
- *
- * Tool results are not fitted: the dev set's tool rows are one source (emails)
- * whose injections the tool rules were written against, so a fit there would
- * only learn that source. The tool combiner is set from the direct one: the
- * model, trained on prompts, is out of its domain on documents and counts
- * half ({@link TOOL_MODEL_SHARE}), and the offset is lowered by
- * {@link TOOL_PRIOR_SHIFT} because documents rarely carry instructions, so
- * tool text is scored mostly by its rules.
+ * The unit left out when calibrating and in the leave-one-source-out report:
+ * the source family (`jbb-artifacts:PAIR` → `jbb-artifacts`), except for the
+ * build script's `constructed:*` sources, each of which wraps a different
+ * kind of document and is its own unit.
  */
-export function fitCombiners(
+export function sourceGroup(source: string): string {
+  return source.startsWith('constructed:') ? source : sourceFamily(source)
+}
+
+/**
+ * Weight of each row in training: a source's rows of one label count as at
+ * most `cap` rows together. Large single-label sources (1,900 role-play
+ * prompts, 1,800 XQuAD questions) otherwise teach the model what those
+ * sources look like instead of what an injection looks like. 0: every row 1.
+ */
+export function balanceWeights(rows: readonly Row[], cap: number): Float64Array {
+  if (cap <= 0) return new Float64Array(rows.length).fill(1)
+  const cells = new Map<string, number>()
+  for (const row of rows) {
+    const key = `${row.source}\u0000${row.label}`
+    cells.set(key, (cells.get(key) ?? 0) + 1)
+  }
+  return Float64Array.from(rows, (row) =>
+    Math.min(1, cap / (cells.get(`${row.source}\u0000${row.label}`) ?? 1)),
+  )
+}
+
+/** Train one channel's model on `rows` (indices into `examples`) plus the hand-written rows. */
+export function trainChannel(
   rows: readonly Row[],
-  modelLogit: ArrayLike<number>,
-  ruleWeight: ArrayLike<number>,
-): { direct: Combiner; tool: Combiner } {
-  const points: number[][] = []
-  const labels: number[] = []
-  const offsets: number[] = []
+  channel: Channel,
+  examples: readonly Example[][],
+  include: (i: number) => boolean,
+  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
+  extra: readonly Example[][] = [],
+  rowWeights?: Float64Array,
+): { weights: Float32Array; bias: number } {
+  const train: Example[] = []
+  for (const e of extra) train.push(...e)
   rows.forEach((row, i) => {
-    if (row.channel !== 'direct') return
-    points.push([modelLogit[i]])
-    labels.push(row.label)
-    offsets.push(ruleWeight[i])
+    if (!include(i) || !trainsChannel(row, channel)) return
+    const w = rowWeights ? rowWeights[i] : 1
+    for (const ex of examples[i]) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
   })
-  const [bias, alpha] = fitDenseLogistic(points, labels, 0.01, offsets)
+  return trainLogistic(train, options)
+}
+
+/**
+ * Logits of `channel`'s model for every row of that channel, each from a
+ * model trained without the row's whole source group (NaN for other rows).
+ * What the model says about a kind of text it has never seen: the combiner is
+ * fitted on these, so it trusts the model only as far as it transfers.
+ */
+export function outOfGroupLogits(
+  rows: readonly Row[],
+  channel: Channel,
+  examples: readonly Example[][],
+  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
+  extra: readonly Example[][] = [],
+  rowWeights?: Float64Array,
+  log: (group: string) => void = () => {},
+): Float64Array {
+  const groups = rows.map((row) => sourceGroup(row.source))
+  const logits = new Float64Array(rows.length).fill(Number.NaN)
+  const names = [...new Set(groups.filter((_, i) => rows[i].channel === channel))].sort()
+  for (const name of names) {
+    const { weights, bias } = trainChannel(
+      rows,
+      channel,
+      examples,
+      (i) => groups[i] !== name,
+      options,
+      extra,
+      rowWeights,
+    )
+    rows.forEach((row, i) => {
+      if (groups[i] === name && row.channel === channel) logits[i] = rowLogit(weights, bias, examples[i])
+    })
+    log(name)
+  }
+  return logits
+}
+
+/** Examples of the hand-written rows (prompts), which train the direct model and are never scored. */
+export function extraExamples(bits: number): Example[][] {
+  return loadExtraRows().map((row) => examplesOf(row.text, row.label, bits))
+}
+
+/** Precision, recall, F1 and FPR of `score ≥ threshold` over the rows `idx`. */
+function rates(
+  idx: readonly number[],
+  labels: ArrayLike<number>,
+  score: (i: number) => number,
+  threshold: number,
+) {
+  let tp = 0
+  let fp = 0
+  let fn = 0
+  let tn = 0
+  for (const i of idx) {
+    const hit = score(i) >= threshold
+    if (labels[i] === 1) hit ? tp++ : fn++
+    else hit ? fp++ : tn++
+  }
+  const precision = tp / Math.max(1, tp + fp)
+  const recall = tp / Math.max(1, tp + fn)
   return {
-    direct: { alpha, beta: 1, bias },
-    tool: { alpha: alpha * TOOL_MODEL_SHARE, beta: 1, bias: bias - TOOL_PRIOR_SHIFT },
+    f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+    fpr: fp / Math.max(1, fp + tn),
+    recall,
   }
 }
 
-/** Share of the model's weight kept for tool results. */
-export const TOOL_MODEL_SHARE = 0.5
-/** How much lower the tool channel's offset is than the direct one (logit units). */
-export const TOOL_PRIOR_SHIFT = 1
-
-/** Run grouped k-fold cross-validation. */
-export function crossValidate(
+/**
+ * Fit `sigmoid(bias + alpha·logit + rules)` on out-of-group logits of one
+ * channel, then move the offset so that at `threshold` the out-of-fold
+ * false-positive rate stays at or under `maxFpr`, taking the offset with the
+ * best F1 among those that do.
+ */
+export function fitCombiner(
   rows: readonly Row[],
-  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
-  k = 5,
-  examples = examplesOfRows(rows, options.bits),
-  extra: readonly Example[] = extraExamples(options.bits),
-): CrossValidation {
-  const folds = foldsOf(groupRows(rows), k)
-  const modelLogit = new Float64Array(rows.length)
-  for (let fold = 0; fold < k; fold++) {
-    const train: Example[] = [...extra]
-    rows.forEach((row, i) => {
-      if (folds[i] !== fold && trainsModel(row)) train.push(...examples[i])
-    })
-    const { weights, bias } = trainLogistic(train, options)
-    rows.forEach((_, i) => {
-      if (folds[i] === fold) modelLogit[i] = rowLogit(weights, bias, examples[i])
+  channel: Channel,
+  logits: Float64Array,
+  ruleWeights: Float64Array,
+  threshold: number,
+  maxFpr: number,
+): { combiner: Combiner; fpr: number; f1: number; recall: number; curve: string } {
+  const idx = rows.map((_, i) => i).filter((i) => rows[i].channel === channel && !Number.isNaN(logits[i]))
+  const labels = Int8Array.from(rows, (r) => r.label)
+  // Rules enter with coefficient 1: their weights are written on the logit scale, and a
+  // free coefficient is fitted to the hard negatives of one source (benign text full of
+  // trigger words), which mutes every strong rule everywhere else.
+  const [bias, alpha] = fitDenseLogistic(
+    idx.map((i) => [logits[i]]),
+    idx.map((i) => labels[i]),
+    0.01,
+    idx.map((i) => ruleWeights[i]),
+  )
+  const b = 1
+  const z0 = (i: number) => bias + alpha * logits[i] + b * ruleWeights[i]
+  const target = Math.log(threshold / (1 - threshold))
+  let best = { shift: 0, f1: -1, fpr: 1, recall: 0 }
+  // The best F1 under each false-positive cap, to show what a stricter or looser cap would cost.
+  const caps = [0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.08]
+  const byCap = caps.map(() => ({ f1: 0, recall: 0, fpr: 0 }))
+  for (let shift = -6; shift <= 6; shift += 0.05) {
+    const r = rates(idx, labels, (i) => z0(i) + shift, target)
+    if (r.fpr <= maxFpr && r.f1 > best.f1) best = { shift, ...r }
+    caps.forEach((cap, k) => {
+      if (r.fpr <= cap && r.f1 > byCap[k].f1) byCap[k] = r
     })
   }
-  const rules = rulesOnlyDetector(options.bits)
-  const ruleWeight = Float64Array.from(rows, (row) => rules.analyze(row.text, row.channel).ruleWeight)
-  const combine = fitCombiners(rows, modelLogit, ruleWeight)
-  const score = Float64Array.from(rows, (row, i) => {
-    const c = combine[row.channel]
-    return 1 / (1 + Math.exp(-(c.bias + c.alpha * modelLogit[i] + c.beta * ruleWeight[i])))
-  })
-  return { folds, modelLogit, ruleWeight, combine, score }
+  const curve = caps
+    .map((cap, k) => `FPR ≤ ${cap}: F1 ${byCap[k].f1.toFixed(3)} recall ${byCap[k].recall.toFixed(3)}`)
+    .join('; ')
+  return {
+    curve,
+    combiner: { alpha, beta: b, bias: bias + best.shift },
+    fpr: best.fpr,
+    f1: best.f1,
+    recall: best.recall,
+  }
 }

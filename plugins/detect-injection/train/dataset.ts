@@ -13,6 +13,8 @@ export interface Row {
   readonly source: string
   /** `tool` when the text is what a tool returned (indirect injection), else `direct`. */
   readonly channel: 'direct' | 'tool'
+  /** Language tag, when the file has one. */
+  readonly lang?: string
 }
 
 /** `/work/shared/datasets/` seen from `plugins/detect-injection/dist/<dir>/`. */
@@ -31,7 +33,12 @@ export function datasetPath(file = 'injection-dev.jsonl'): string {
  */
 export const EXTRA_ROWS_PATH = fileURLToPath(new URL('../../train/extra-rows.jsonl', import.meta.url))
 
-/** Rows of the dev set, or undefined when the file is absent. */
+/** The large training file (31k rows); its held-out part is fixed by train/split.ts. */
+export const TRAIN_FILE = 'injection-train.jsonl'
+/** The dev file: never trained on, reported as a second held-out set. */
+export const DEV_FILE = 'injection-dev.jsonl'
+
+/** Rows of a dataset file (the dev set by default), or undefined when the file is absent. */
 export function loadRows(file = 'injection-dev.jsonl'): Row[] | undefined {
   const path = datasetPath(file)
   if (!existsSync(path)) return undefined
@@ -48,13 +55,21 @@ function parseRows(path: string): Row[] {
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {
-      const raw = JSON.parse(line) as { text: string; label: number; source: string; channel?: string }
-      return {
+      const raw = JSON.parse(line) as {
+        text: string
+        label: number
+        source: string
+        channel?: string
+        lang?: string
+      }
+      const row: Row = {
         text: raw.text,
         label: raw.label === 1 ? 1 : 0,
         source: raw.source,
         channel: raw.channel === 'tool_result' ? 'tool' : 'direct',
+        ...(raw.lang ? { lang: raw.lang } : {}),
       }
+      return row
     })
 }
 

@@ -3,7 +3,7 @@
  * regularisation, plus a small dense logistic fit used to combine the
  * model's logit with the rule weights.
  */
-import { FeatureScratch, featuresOf } from '../src/features.js'
+import { distinctFeaturesOf, FeatureDeduper, FeatureScratch } from '../src/features.js'
 import { normalizeText } from '../src/normalize.js'
 import { splitWindows } from '../src/segment.js'
 
@@ -27,20 +27,28 @@ export interface TrainOptions {
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
-  bits: 16,
-  epochs: 12,
+  bits: 18,
+  epochs: 6,
   learningRate: 0.2,
   l2: 1e-4,
   positiveWeight: 1,
   seed: 13,
 }
 
-/** Examples of one text, window by window, the way the detector scores it. */
+const dedupers = new Map<number, FeatureDeduper>()
+const scratch = new FeatureScratch()
+
+/** Examples of one text, window by window, the way the detector scores it (distinct features, as the model sees them). */
 export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] {
   const windows = splitWindows(normalizeText(text).text)
-  const scratch = new FeatureScratch()
+  let deduper = dedupers.get(bits)
+  if (!deduper) {
+    deduper = new FeatureDeduper(bits)
+    dedupers.set(bits, deduper)
+  }
+  const d = deduper
   return windows.map((w) => ({
-    features: featuresOf(w.text, bits, scratch),
+    features: distinctFeaturesOf(w.text, bits, d, scratch),
     label,
     weight: 1 / windows.length,
   }))

@@ -35,9 +35,10 @@ export const INDIRECT_RULES: readonly Rule[] = [
     category: 'addressed',
     weight: 3.5,
     // In a user message addressing the assistant is normal; inside tool output it is not.
+    // An opening quote or bracket may come first: a JSON string value ("note":"AI assistant: …").
     channel: 'tool',
     pattern: rx(
-      `(?:^|[\\n.!?:]\\s*|\\b(?:dear|hey|hello|hi|attention|note to(?: the)?|message (?:to|for)(?: the)?|instructions? (?:to|for)(?: the)?)\\s+)(?:the\\s+)?${AI_NAMES}\\s*[,:!-]\\s*(?:please\\s+)?(?:when|if|you\\s+(?:must|should|will|need|are|have)|ignore|do\\s+not|don'?t|before|after|make\\s+sure|remember|instead|now|always|never|stop|forget|disregard|execute|perform|send|forward|include|add|reply|respond|tell|say|output|print|summari[sz]e)\\b`,
+      `(?:^|[\\n.!?:]\\s*["'(\\[{]?\\s*|\\b(?:dear|hey|hello|hi|attention|note to(?: the)?|message (?:to|for)(?: the)?|instructions? (?:to|for)(?: the)?)\\s+)(?:the\\s+)?${AI_NAMES}\\s*[,:!-]\\s*(?:please\\s+)?(?:when|if|you\\s+(?:must|should|will|need|are|have)|ignore|do\\s+not|don'?t|before|after|make\\s+sure|remember|instead|now|always|never|stop|forget|disregard|execute|perform|send|forward|include|add|reply|respond|tell|say|output|print|summari[sz]e)\\b`,
     ),
   },
   {
