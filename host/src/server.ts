@@ -11,9 +11,11 @@ import { type Adapters, TOKENS } from './container.js'
 import type { GatewayHandler } from './gateway/gateway-handler.js'
 import { registerHealthRoutes } from './health/health-routes.js'
 import { Router } from './http/router.js'
+import type { KvHandle } from './kv/create-kv.js'
 import type { AdminGuard } from './management/admin-guard.js'
 import { registerAgentRoutes } from './management/agent-routes.js'
 import { registerPipelineRoutes } from './management/pipeline-routes.js'
+import { registerSessionRoutes } from './management/session-routes.js'
 import { registerSecretRoutes } from './secrets/secret-routes.js'
 import type { CertificateStore } from './tls/certificate-store.js'
 import { registerTokenRoutes } from './tokens/token-routes.js'
@@ -39,6 +41,14 @@ export function buildRouter(c: DependencyContainer): Router {
     logger: c.resolve(TOKENS.Logger),
   })
   registerAgentRoutes(router, shared)
+  registerSessionRoutes(router, {
+    ...shared,
+    pipelines: c.resolve(TOKENS.Pipelines),
+    chains: c.resolve(TOKENS.Chains),
+    registry: c.resolve(TOKENS.Registry),
+    sessions: c.resolve<KvHandle>(TOKENS.Kv).sessions,
+    defaultPreset: config.defaultPreset,
+  })
   registerHealthRoutes(router, {
     ...shared,
     health: c.resolve(TOKENS.Health),

@@ -4,7 +4,7 @@
  * their canonical JSON, never key material.
  */
 import type { AdminPrincipal } from '../auth/authorizer.js'
-import type { AgentRecord, AuditRecord, PipelineRecord } from '../storage/store.js'
+import type { AgentRecord, AuditRecord, PipelineRecord, Store } from '../storage/store.js'
 import { canonicalJson, sha256Hex } from './digest.js'
 import type { AuditEntry } from './hash-chain.js'
 
@@ -20,11 +20,21 @@ export type AdminAction =
   | 'agent.rotate_key'
   | 'secret.invalidate'
   | 'token_key.rotate'
+  | 'session.clear'
 
 /** What the management routes need of the audit trail. */
 export interface AdminAudit {
-  /** Resolves once the record is durable; rejects with `audit_unavailable`. */
+  /**
+   * Record a change made outside the store (a secret re-read, a key rotation);
+   * resolves once the record is durable; rejects with `audit_unavailable`.
+   */
   recordAdmin(change: AdminChange): Promise<AuditRecord>
+  /**
+   * Make a change in the store and record it in one transaction: both are
+   * committed, or neither is (503 `audit_unavailable` when the record cannot
+   * be written). `describe` turns the change's result into its audit entry.
+   */
+  commit<T>(work: (store: Store) => Promise<T>, describe: (value: T) => AdminChange): Promise<T>
 }
 
 /** One management change that succeeded. */

@@ -4,18 +4,20 @@ import type { EventBus } from '../kv/event-bus.js'
 
 /** The bus channel that announces finished flights (the message is the flight's key). */
 const CHANNEL = 'flights'
-/** A finished flight's result stays readable at least this long, for followers that join late. */
-const MIN_KEEP_MS = 5_000
+/** A finished flight's result stays readable this long for the followers that were waiting. */
+const WAKE_KEEP_MS = 5_000
 const ABANDONED = '\u0000abandoned'
 
 /**
  * Single flight over the key-value store and the event bus, so it works the
  * same in one process (memory kinds) and across replicas (Redis): the leader
- * holds a lock key (`SET NX PX lease`), stores its result under a result key
- * and announces the flight's key on the bus; followers wait for the
- * announcement (no polling) and read the result. A follower checks the result
- * and the lock right after it starts listening, so a flight that ended in
- * between is never missed; a leader that crashed frees the key after its lease.
+ * holds a lock key (`SET NX PX lease`) whose value is its token, stores its
+ * result under a key named by that token and announces the flight's key on the
+ * bus; followers read the token, wait for the announcement (no polling) and
+ * read the result. A follower checks the result right after it starts
+ * listening, so a flight that ended in between is never missed; a leader that
+ * crashed frees the key after its lease. `keepMs` keeps a result for callers
+ * that join after the flight ended.
  */
 export class BusFlights implements Flights {
   readonly #waiters = new Map<string, Set<() => void>>()
@@ -28,19 +30,23 @@ export class BusFlights implements Flights {
 
   async join(key: string, leaseMs: number): Promise<Flight> {
     await this.#listen()
+    // A flight that finished within its keep time answers late joiners at once.
+    const kept = await this.kv.get(`flight:kept:${key}`)
+    if (kept !== undefined) return { role: 'follower', wait: async () => kept }
     const token = randomUUID()
     if (await this.kv.setIfAbsent(`flight:lock:${key}`, token, leaseMs)) {
       return {
         role: 'leader',
-        complete: (value, keepMs = 0) => this.#end(key, value, Math.max(keepMs, MIN_KEEP_MS)),
-        abandon: () => this.#end(key, ABANDONED, MIN_KEEP_MS),
+        complete: (value, keepMs = 0) => this.#end(key, token, value, keepMs),
+        abandon: () => this.#end(key, token, ABANDONED, 0),
       }
     }
     return { role: 'follower', wait: (timeoutMs) => this.#wait(key, timeoutMs) }
   }
 
-  async #end(key: string, value: string, keepMs: number): Promise<void> {
-    await this.kv.set(`flight:result:${key}`, value, keepMs)
+  async #end(key: string, token: string, value: string, keepMs: number): Promise<void> {
+    await this.kv.set(`flight:result:${key}:${token}`, value, WAKE_KEEP_MS)
+    if (keepMs > 0) await this.kv.set(`flight:kept:${key}`, value, keepMs)
     await this.kv.del(`flight:lock:${key}`)
     await this.bus.publish(CHANNEL, key)
   }
@@ -58,15 +64,14 @@ export class BusFlights implements Flights {
     set.add(wake)
     const timer = setTimeout(wake, timeoutMs)
     try {
-      // The flight may have ended before this follower started listening.
-      const [result, lock] = await Promise.all([
-        this.kv.get(`flight:result:${key}`),
-        this.kv.get(`flight:lock:${key}`),
-      ])
-      if (result !== undefined) return result === ABANDONED ? undefined : result
-      if (lock === undefined) return undefined
-      await woken
-      const value = await this.kv.get(`flight:result:${key}`)
+      // The leader's token names its result, so a follower never reads an earlier flight's.
+      const token = await this.kv.get(`flight:lock:${key}`)
+      // No leader any more (it just finished or gave up): the caller does the work itself.
+      if (token === undefined) return undefined
+      const result = `flight:result:${key}:${token}`
+      const early = await this.kv.get(result)
+      if (early === undefined) await woken
+      const value = early ?? (await this.kv.get(result))
       return value === undefined || value === ABANDONED ? undefined : value
     } finally {
       clearTimeout(timer)

@@ -13,46 +13,47 @@ export class MemorySessionBackend implements SessionBackend {
     })
   }
 
-  /** The hash, created when absent, with its TTL renewed. */
-  #open(key: string, ttlMs: number): Map<string, string> {
+  /** The hash, created when absent, with its TTL renewed; without a TTL (an admin's peek) as it is. */
+  #open(key: string, ttlMs: number | undefined): Map<string, string> {
     let hash = this.#hashes.get(key)
+    if (ttlMs === undefined) return hash ?? new Map()
     if (!hash) hash = new Map()
     this.#hashes.set(key, hash, { ttl: ttlMs })
     return hash
   }
 
-  async get(key: string, field: string, ttlMs: number) {
+  async get(key: string, field: string, ttlMs: number | undefined) {
     return this.#open(key, ttlMs).get(field)
   }
 
-  async getMany(key: string, fields: readonly string[], ttlMs: number) {
+  async getMany(key: string, fields: readonly string[], ttlMs: number | undefined) {
     const hash = this.#open(key, ttlMs)
     return fields.map((f) => hash.get(f))
   }
 
-  async set(key: string, field: string, value: string, ttlMs: number) {
+  async set(key: string, field: string, value: string, ttlMs: number | undefined) {
     this.#open(key, ttlMs).set(field, value)
   }
 
-  async setIfAbsent(key: string, field: string, value: string, ttlMs: number) {
+  async setIfAbsent(key: string, field: string, value: string, ttlMs: number | undefined) {
     const hash = this.#open(key, ttlMs)
     if (hash.has(field)) return false
     hash.set(field, value)
     return true
   }
 
-  async incr(key: string, field: string, by: number, ttlMs: number) {
+  async incr(key: string, field: string, by: number, ttlMs: number | undefined) {
     const hash = this.#open(key, ttlMs)
     const next = Number(hash.get(field) ?? 0) + by
     hash.set(field, String(next))
     return next
   }
 
-  async entries(key: string, ttlMs: number) {
+  async entries(key: string, ttlMs: number | undefined) {
     return Object.fromEntries(this.#open(key, ttlMs))
   }
 
-  async del(key: string, field: string, ttlMs: number) {
+  async del(key: string, field: string, ttlMs: number | undefined) {
     this.#open(key, ttlMs).delete(field)
   }
 

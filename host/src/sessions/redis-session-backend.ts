@@ -15,13 +15,18 @@ export class RedisSessionBackend implements SessionBackend {
     private readonly prefix = 'gov:',
   ) {}
 
-  async #run(operation: string, key: string, ttlMs: number, add: (m: ReturnType<Redis['multi']>) => void) {
+  async #run(
+    operation: string,
+    key: string,
+    ttlMs: number | undefined,
+    add: (m: ReturnType<Redis['multi']>) => void,
+  ) {
     const k = this.prefix + key
     let reply: Reply
     try {
       const multi = this.redis.multi()
       add(multi)
-      multi.pexpire(k, Math.max(1, Math.ceil(ttlMs)))
+      if (ttlMs !== undefined) multi.pexpire(k, Math.max(1, Math.ceil(ttlMs)))
       reply = await multi.exec()
     } catch (error) {
       throw unavailableError(operation, error)
@@ -32,40 +37,40 @@ export class RedisSessionBackend implements SessionBackend {
     return first[1]
   }
 
-  async get(key: string, field: string, ttlMs: number) {
+  async get(key: string, field: string, ttlMs: number | undefined) {
     const value = await this.#run('hget', key, ttlMs, (m) => m.hget(this.prefix + key, field))
     return (value as string | null) ?? undefined
   }
 
-  async getMany(key: string, fields: readonly string[], ttlMs: number) {
+  async getMany(key: string, fields: readonly string[], ttlMs: number | undefined) {
     if (fields.length === 0) return []
     const values = await this.#run('hmget', key, ttlMs, (m) => m.hmget(this.prefix + key, ...fields))
     return (values as (string | null)[]).map((v) => v ?? undefined)
   }
 
-  async set(key: string, field: string, value: string, ttlMs: number) {
+  async set(key: string, field: string, value: string, ttlMs: number | undefined) {
     await this.#run('hset', key, ttlMs, (m) => m.hset(this.prefix + key, field, value))
   }
 
-  async setIfAbsent(key: string, field: string, value: string, ttlMs: number) {
+  async setIfAbsent(key: string, field: string, value: string, ttlMs: number | undefined) {
     return (await this.#run('hsetnx', key, ttlMs, (m) => m.hsetnx(this.prefix + key, field, value))) === 1
   }
 
-  async incr(key: string, field: string, by: number, ttlMs: number) {
+  async incr(key: string, field: string, by: number, ttlMs: number | undefined) {
     const value = await this.#run('hincrbyfloat', key, ttlMs, (m) =>
       m.hincrbyfloat(this.prefix + key, field, by),
     )
     return Number(value)
   }
 
-  async entries(key: string, ttlMs: number) {
+  async entries(key: string, ttlMs: number | undefined) {
     return (await this.#run('hgetall', key, ttlMs, (m) => m.hgetall(this.prefix + key))) as Record<
       string,
       string
     >
   }
 
-  async del(key: string, field: string, ttlMs: number) {
+  async del(key: string, field: string, ttlMs: number | undefined) {
     await this.#run('hdel', key, ttlMs, (m) => m.hdel(this.prefix + key, field))
   }
 

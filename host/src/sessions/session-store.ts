@@ -20,13 +20,13 @@ export function stepSessionKey(step: string, agentId: string, sessionId: string 
   return `s:${step}:${sessionKey(agentId, sessionId)}`
 }
 
-/** Open one step's state in a session. */
+/** Open one step's state in a session. Without `ttlMs` (an admin's view) nothing renews its TTL. */
 export function openSession(
   backend: SessionBackend,
   step: string,
   agentId: string,
   sessionId: string | undefined,
-  ttlMs: number,
+  ttlMs: number | undefined,
 ): SessionState {
   const key = stepSessionKey(step, agentId, sessionId)
   return {
