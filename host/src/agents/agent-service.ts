@@ -1,5 +1,6 @@
 import { GovError } from '@gov/core'
 import { LRUCache } from 'lru-cache'
+import type { AdminAudit, AdminChange } from '../audit/admin-entry.js'
 import { generateAgentKey, hashKey, keyPrefix } from '../auth/credentials.js'
 import type { AgentRecord, Store } from '../storage/store.js'
 import type { Invalidator } from './invalidator.js'
@@ -59,20 +60,32 @@ export class AgentService {
     return agent
   }
 
-  async create(agentId: string, pipelineId: string | null): Promise<{ agent: AgentRecord; apiKey: string }> {
-    if (pipelineId !== null && !(await this.store.getPipeline(pipelineId))) {
-      throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
-    }
+  /**
+   * Create an agent; `audit` commits it together with its record (see
+   * {@link AdminAudit.commit}), `describe` builds that record. Every change
+   * below works this way, and invalidates caches only once it is committed.
+   */
+  async create(
+    agentId: string,
+    pipelineId: string | null,
+    audit: AdminAudit,
+    describe: (agent: AgentRecord) => AdminChange,
+  ): Promise<{ agent: AgentRecord; apiKey: string }> {
     const apiKey = generateAgentKey()
-    const agent = await this.store.createAgent(
-      {
-        agent_id: agentId,
-        key_hash: hashKey(apiKey),
-        key_prefix: keyPrefix(apiKey),
-        pipeline_id: pipelineId,
-      },
-      this.seats,
-    )
+    const agent = await audit.commit(async (store) => {
+      if (pipelineId !== null && !(await store.getPipeline(pipelineId))) {
+        throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+      }
+      return store.createAgent(
+        {
+          agent_id: agentId,
+          key_hash: hashKey(apiKey),
+          key_prefix: keyPrefix(apiKey),
+          pipeline_id: pipelineId,
+        },
+        this.seats,
+      )
+    }, describe)
     return { agent, apiKey }
   }
 
@@ -81,30 +94,57 @@ export class AgentService {
   }
 
   async get(agentId: string): Promise<AgentRecord> {
-    const agent = await this.store.getAgent(agentId)
-    if (!agent) throw new GovError('not_found', `agent ${agentId} does not exist`, 404)
-    return agent
+    return found(this.store, agentId)
   }
 
-  async delete(agentId: string): Promise<void> {
-    const agent = await this.get(agentId)
-    await this.store.deleteAgent(agentId)
+  async delete(
+    agentId: string,
+    audit: AdminAudit,
+    describe: (agent: AgentRecord) => AdminChange,
+  ): Promise<void> {
+    const agent = await audit.commit(async (store) => {
+      const agent = await found(store, agentId)
+      await store.deleteAgent(agentId)
+      return agent
+    }, describe)
     await this.invalidator.publish('agent', agent.key_hash)
   }
 
-  async rotate(agentId: string): Promise<{ agent: AgentRecord; apiKey: string }> {
-    const before = await this.get(agentId)
+  async rotate(
+    agentId: string,
+    audit: AdminAudit,
+    describe: (agent: AgentRecord) => AdminChange,
+  ): Promise<{ agent: AgentRecord; apiKey: string }> {
     const apiKey = generateAgentKey()
-    const agent = await this.store.rotateKey(agentId, hashKey(apiKey), keyPrefix(apiKey))
+    const { before, agent } = await audit.commit(
+      async (store) => {
+        const before = await found(store, agentId)
+        return { before, agent: await store.rotateKey(agentId, hashKey(apiKey), keyPrefix(apiKey)) }
+      },
+      ({ agent }) => describe(agent),
+    )
     await this.invalidator.publish('agent', before.key_hash)
     return { agent, apiKey }
   }
 
-  async assign(agentId: string, pipelineId: string): Promise<AgentRecord> {
-    if (!(await this.store.getPipeline(pipelineId)))
-      throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
-    const agent = await this.store.assignPipeline(agentId, pipelineId)
+  async assign(
+    agentId: string,
+    pipelineId: string,
+    audit: AdminAudit,
+    describe: (agent: AgentRecord) => AdminChange,
+  ): Promise<AgentRecord> {
+    const agent = await audit.commit(async (store) => {
+      if (!(await store.getPipeline(pipelineId)))
+        throw new GovError('not_found', `pipeline ${pipelineId} does not exist`, 404)
+      return store.assignPipeline(agentId, pipelineId)
+    }, describe)
     await this.invalidator.publish('agent', agent.key_hash)
     return agent
   }
+}
+
+async function found(store: Store, agentId: string): Promise<AgentRecord> {
+  const agent = await store.getAgent(agentId)
+  if (!agent) throw new GovError('not_found', `agent ${agentId} does not exist`, 404)
+  return agent
 }

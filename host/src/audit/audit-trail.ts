@@ -15,7 +15,7 @@ import type { AuditQuery, AuditRecord, Store } from '../storage/store.js'
 import { type AdminChange, adminEntry } from './admin-entry.js'
 import { auditUnavailableError } from './audit-errors.js'
 import { callEntry } from './call-entry.js'
-import { type AuditEntry, sealEach } from './hash-chain.js'
+import { type AuditEntry, sealEach, sealRecords } from './hash-chain.js'
 import { ChainVerifier, type VerifyResult } from './verify-chain.js'
 
 /** Options of {@link AuditTrail}. */
@@ -117,6 +117,28 @@ export class AuditTrail {
   /** Record a management change that succeeded; resolves once durable. Rejects with `audit_unavailable`. */
   recordAdmin(change: AdminChange): Promise<AuditRecord> {
     return this.append(adminEntry(change, randomUUID(), this.#now()))
+  }
+
+  /**
+   * Make a change and record it in one store transaction: the record joins the
+   * chain only if the change commits, and the change commits only with its
+   * record. Errors of `work` pass through unchanged; a record that cannot be
+   * written undoes the change and rejects with 503 `audit_unavailable`.
+   */
+  commit<T>(work: (store: Store) => Promise<T>, describe: (value: T) => AdminChange): Promise<T> {
+    return this.#store.transaction(async (tx) => {
+      const value = await work(tx)
+      const entry = adminEntry(describe(value), randomUUID(), this.#now())
+      try {
+        await tx.appendAudit((head) => sealRecords(head, [entry]))
+      } catch (err) {
+        this.#failedAt = performance.now()
+        this.#logger?.error({ err, action: entry.action }, 'audit append failed; the change is undone')
+        throw auditUnavailableError()
+      }
+      this.#failedAt = undefined
+      return value
+    })
   }
 
   /** Append one entry to the chain; resolves with its sealed record once it is committed. */

@@ -25,8 +25,9 @@ export function registerAgentRoutes(
   router.on('POST', '/agents', async (req, res) => {
     const admin = await guard.require(req, 'admin:write')
     const body = checkCreate(parseJson(await readBody(req, deps.maxBodyBytes)))
-    const { agent, apiKey } = await agents.create(body.agent_id, body.pipeline_id ?? null)
-    await audit.recordAdmin(agentChange(admin, 'agent.create', 201, agent))
+    const { agent, apiKey } = await agents.create(body.agent_id, body.pipeline_id ?? null, audit, (created) =>
+      agentChange(admin, 'agent.create', 201, created),
+    )
     sendJson(res, 201, { ...agentView(agent), api_key: apiKey })
   })
 
@@ -44,17 +45,17 @@ export function registerAgentRoutes(
   router.on('DELETE', '/agents/:agent_id', async (req, res, params) => {
     const admin = await guard.require(req, 'admin:write')
     const id = pathId(params.agent_id, 'agent')
-    await agents.delete(id)
+    await agents.delete(id, audit, () => idChange(admin, 'agent.delete', 204, { agentId: id }))
     deps.activity.forget(id)
-    await audit.recordAdmin(idChange(admin, 'agent.delete', 204, { agentId: id }))
     res.writeHead(204).end()
   })
 
   router.on('POST', '/agents/:agent_id/rotate-key', async (req, res, params) => {
     const admin = await guard.require(req, 'admin:write')
     req.resume()
-    const { agent, apiKey } = await agents.rotate(pathId(params.agent_id, 'agent'))
-    await audit.recordAdmin(agentChange(admin, 'agent.rotate_key', 200, agent))
+    const { agent, apiKey } = await agents.rotate(pathId(params.agent_id, 'agent'), audit, (rotated) =>
+      agentChange(admin, 'agent.rotate_key', 200, rotated),
+    )
     sendJson(res, 200, { ...agentView(agent), api_key: apiKey })
   })
 }

@@ -96,8 +96,9 @@ export function registerPipelineRoutes(
   router.on('POST', '/pipelines', async (req, res) => {
     const admin = await guard.require(req, 'admin:write')
     const body = checkCreate(parseJson(await readBody(req, deps.maxBodyBytes)))
-    const record = await pipelines.create(input(body, body.pipeline_id))
-    await audit.recordAdmin(pipelineChange(admin, 'pipeline.create', 201, record))
+    const record = await pipelines.create(input(body, body.pipeline_id), audit, (created) =>
+      pipelineChange(admin, 'pipeline.create', 201, created),
+    )
     sendJson(res, 201, pipelines.view(record))
   })
 
@@ -118,16 +119,16 @@ export function registerPipelineRoutes(
     if (body.pipeline_id !== undefined && body.pipeline_id !== id) {
       throw new GovError('invalid_request', 'pipeline_id in the body differs from the path', 400)
     }
-    const record = await pipelines.update(input(body, id))
-    await audit.recordAdmin(pipelineChange(admin, 'pipeline.update', 200, record))
+    const record = await pipelines.update(input(body, id), audit, (updated) =>
+      pipelineChange(admin, 'pipeline.update', 200, updated),
+    )
     sendJson(res, 200, pipelines.view(record))
   })
 
   router.on('DELETE', '/pipelines/:pipeline_id', async (req, res, params) => {
     const admin = await guard.require(req, 'admin:write')
     const id = pathId(params.pipeline_id, 'pipeline')
-    await pipelines.delete(id)
-    await audit.recordAdmin(idChange(admin, 'pipeline.delete', 204, { pipelineId: id }))
+    await pipelines.delete(id, audit, () => idChange(admin, 'pipeline.delete', 204, { pipelineId: id }))
     res.writeHead(204).end()
   })
 
@@ -137,8 +138,9 @@ export function registerPipelineRoutes(
     const agent = await agents.assign(
       pathId(params.agent_id, 'agent'),
       pathId(params.pipeline_id, 'pipeline'),
+      audit,
+      (assigned) => agentChange(admin, 'pipeline.assign', 200, assigned),
     )
-    await audit.recordAdmin(agentChange(admin, 'pipeline.assign', 200, agent))
     sendJson(res, 200, agentView(agent))
   })
 
@@ -154,9 +156,10 @@ export function registerPipelineRoutes(
     if (warnings.length > 0) {
       deps.logger?.warn({ pipeline: body.pipeline_id, warnings }, 'pipeline definition has YAML warnings')
     }
-    const { record, created } = await pipelines.upsert(input(body, body.pipeline_id))
+    const { record, created } = await pipelines.upsert(input(body, body.pipeline_id), audit, (done, isNew) =>
+      pipelineChange(admin, 'pipeline.import', isNew ? 201 : 200, done, { created: isNew }),
+    )
     const status = created ? 201 : 200
-    await audit.recordAdmin(pipelineChange(admin, 'pipeline.import', status, record, { created }))
     sendJson(res, status, { ...pipelines.view(record), ...(warnings.length ? { warnings } : {}) })
   })
 }

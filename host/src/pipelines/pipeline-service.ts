@@ -2,6 +2,7 @@ import { GovError } from '@gov/core'
 import { LRUCache } from 'lru-cache'
 import { CREDENTIAL_CACHE_TTL_MS } from '../agents/agent-service.js'
 import type { Invalidator } from '../agents/invalidator.js'
+import type { AdminAudit, AdminChange } from '../audit/admin-entry.js'
 import { type ResolvedStep, resolvePipeline } from '../chain/pipeline-resolver.js'
 import type { PluginRegistry } from '../chain/plugin-registry.js'
 import { findUnstorable } from '../storage/storable.js'
@@ -56,31 +57,55 @@ export class PipelineService {
     return { ...record, mode: resolved.mode, steps: [...resolved.steps] }
   }
 
-  async create(input: PipelineInput): Promise<PipelineRecord> {
-    checkStorable(input)
-    resolvePipeline(this.registry, input.preset, input.overrides)
-    return this.store.createPipeline(input)
+  /** Create a pipeline and its audit record in one transaction (see {@link AdminAudit.commit}). */
+  async create(
+    input: PipelineInput,
+    audit: AdminAudit,
+    describe: (record: PipelineRecord) => AdminChange,
+  ): Promise<PipelineRecord> {
+    this.#check(input)
+    return audit.commit((store) => store.createPipeline(input), describe)
   }
 
-  async update(input: PipelineInput): Promise<PipelineRecord> {
-    checkStorable(input)
-    resolvePipeline(this.registry, input.preset, input.overrides)
-    const record = await this.store.updatePipeline(input)
+  async update(
+    input: PipelineInput,
+    audit: AdminAudit,
+    describe: (record: PipelineRecord) => AdminChange,
+  ): Promise<PipelineRecord> {
+    this.#check(input)
+    const record = await audit.commit((store) => store.updatePipeline(input), describe)
     await this.invalidator.publish('pipeline', input.pipeline_id)
     return record
   }
 
   /** Create or replace (import). `created` tells which. */
-  async upsert(input: PipelineInput): Promise<{ record: PipelineRecord; created: boolean }> {
-    if (await this.store.getPipeline(input.pipeline_id))
-      return { record: await this.update(input), created: false }
-    return { record: await this.create(input), created: true }
+  async upsert(
+    input: PipelineInput,
+    audit: AdminAudit,
+    describe: (record: PipelineRecord, created: boolean) => AdminChange,
+  ): Promise<{ record: PipelineRecord; created: boolean }> {
+    this.#check(input)
+    const result = await audit.commit(
+      async (store) =>
+        (await store.getPipeline(input.pipeline_id))
+          ? { record: await store.updatePipeline(input), created: false }
+          : { record: await store.createPipeline(input), created: true },
+      ({ record, created }) => describe(record, created),
+    )
+    if (!result.created) await this.invalidator.publish('pipeline', input.pipeline_id)
+    return result
   }
 
-  async delete(pipelineId: string): Promise<void> {
-    await this.store.deletePipeline(pipelineId)
+  async delete(pipelineId: string, audit: AdminAudit, describe: () => AdminChange): Promise<void> {
+    await audit.commit((store) => store.deletePipeline(pipelineId), describe)
     await this.invalidator.publish('pipeline', pipelineId)
     this.onRemoved(pipelineId)
+  }
+
+  /** What every store accepts, and steps and settings the loaded plugins know. */
+  #check(input: PipelineInput): void {
+    checkStorable(input)
+    resolvePipeline(this.registry, input.preset, input.overrides)
   }
 }
 

@@ -4,6 +4,7 @@
  * coded errors — so the host and its tests cannot tell the kinds apart except by
  * durability. Records are copied in and out, as a database would.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { compareIds } from './compare-ids.js'
 import type {
   AgentRecord,
@@ -41,6 +42,11 @@ export class MemoryStore implements Store {
   readonly #auditMax: number
   /** The last dropped audit record, which the oldest kept one links to. */
   #anchor: AuditHead | undefined
+  /** Set inside a transaction's async context: its own writes go ahead, others wait for it. */
+  readonly #inTransaction = new AsyncLocalStorage<true>()
+  /** Settles when the newest queued transaction ends. */
+  #transactionEnd: Promise<void> = Promise.resolve()
+  #transactionOpen = false
   readonly #pipelines = new Map<string, PipelineRecord>()
   readonly #agents = new Map<string, AgentRecord>()
   /** key_hash → agent_id, the unique index of the SQL schema. */
@@ -53,6 +59,43 @@ export class MemoryStore implements Store {
   }
 
   async init(): Promise<void> {}
+
+  /**
+   * One transaction at a time; writes from outside it wait until it ends, so
+   * undoing it (restoring the maps as they were) cannot erase anyone else's
+   * change. Audit appends are not undone: an append is the last step of a
+   * transaction, and a failed one leaves nothing behind.
+   */
+  async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.#inTransaction.getStore()) return work(this)
+    const previous = this.#transactionEnd
+    let end!: () => void
+    this.#transactionEnd = new Promise((resolve) => {
+      end = resolve
+    })
+    await previous
+    this.#transactionOpen = true
+    const pipelines = new Map(this.#pipelines)
+    const agents = new Map(this.#agents)
+    const keys = new Map(this.#agentIdByKeyHash)
+    try {
+      return await this.#inTransaction.run(true, () => work(this))
+    } catch (error) {
+      // Records are replaced on change, never edited in place: the shallow copies are the old state.
+      restore(this.#pipelines, pipelines)
+      restore(this.#agents, agents)
+      restore(this.#agentIdByKeyHash, keys)
+      throw error
+    } finally {
+      this.#transactionOpen = false
+      end()
+    }
+  }
+
+  /** Wait while another caller's transaction is open. */
+  async #writable(): Promise<void> {
+    while (this.#transactionOpen && !this.#inTransaction.getStore()) await this.#transactionEnd
+  }
 
   warnings(): string[] {
     if (!this.#anchor) return []
@@ -81,6 +124,7 @@ export class MemoryStore implements Store {
   }
 
   async createPipeline(input: PipelineInput): Promise<PipelineRecord> {
+    await this.#writable()
     if (this.#pipelines.has(input.pipeline_id)) {
       throw pipelineExistsError(input.pipeline_id)
     }
@@ -100,6 +144,7 @@ export class MemoryStore implements Store {
   }
 
   async updatePipeline(input: PipelineInput): Promise<PipelineRecord> {
+    await this.#writable()
     const found = this.#pipelines.get(input.pipeline_id)
     if (!found) throw unknownPipelineError(input.pipeline_id)
     const record: PipelineRecord = {
@@ -116,6 +161,7 @@ export class MemoryStore implements Store {
   }
 
   async deletePipeline(pipelineId: string): Promise<void> {
+    await this.#writable()
     if (!this.#pipelines.has(pipelineId)) throw unknownPipelineError(pipelineId)
     for (const agent of this.#agents.values()) {
       if (agent.pipeline_id === pipelineId) {
@@ -143,6 +189,7 @@ export class MemoryStore implements Store {
     agent: { agent_id: string; key_hash: string; key_prefix: string; pipeline_id: string | null },
     seatLimit?: number,
   ): Promise<AgentRecord> {
+    await this.#writable()
     // Same order as the SQL store: seats, then unique constraints, then the foreign key.
     if (seatLimit !== undefined && this.#agents.size >= seatLimit) throw seatLimitError(seatLimit)
     if (this.#agents.has(agent.agent_id)) {
@@ -167,6 +214,7 @@ export class MemoryStore implements Store {
   }
 
   async deleteAgent(agentId: string): Promise<void> {
+    await this.#writable()
     const found = this.#agents.get(agentId)
     if (!found) throw unknownAgentError(agentId)
     this.#agents.delete(agentId)
@@ -174,6 +222,7 @@ export class MemoryStore implements Store {
   }
 
   async assignPipeline(agentId: string, pipelineId: string | null): Promise<AgentRecord> {
+    await this.#writable()
     const found = this.#agents.get(agentId)
     if (!found) throw unknownAgentError(agentId)
     if (pipelineId !== null && !this.#pipelines.has(pipelineId)) throw unknownPipelineError(pipelineId)
@@ -183,6 +232,7 @@ export class MemoryStore implements Store {
   }
 
   async rotateKey(agentId: string, keyHash: string, keyPrefix: string): Promise<AgentRecord> {
+    await this.#writable()
     const found = this.#agents.get(agentId)
     if (!found) throw unknownAgentError(agentId)
     const holder = this.#agentIdByKeyHash.get(keyHash)
@@ -252,6 +302,11 @@ export class MemoryStore implements Store {
     this.#anchor = { seq: last.seq, hash: last.hash }
     this.#audit.splice(0, count)
   }
+}
+
+function restore<K, V>(target: Map<K, V>, saved: Map<K, V>): void {
+  target.clear()
+  for (const [key, value] of saved) target.set(key, value)
 }
 
 function copy<T>(value: T): T {

@@ -62,6 +62,26 @@ export class SqlStore implements Store {
     readonly deadlineMs?: number,
   ) {}
 
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    return this.#transaction((tx) => work(SqlStore.#bound(this.kind, tx, this.deadlineMs)))
+  }
+
+  /** A store whose every operation runs inside the open transaction `tx` (nested transactions join it). */
+  static #bound(kind: 'postgres' | 'pglite', tx: GovDatabase, deadlineMs: number | undefined): SqlStore {
+    const store = new SqlStore(
+      kind,
+      () => Promise.reject(new Error('a transaction store is already open')),
+      deadlineMs,
+    )
+    store.#connection = {
+      db: tx,
+      transaction: (work) => work(tx),
+      migrate: async () => {},
+      close: async () => {},
+    }
+    return store
+  }
+
   async init(): Promise<void> {
     if (this.#connection) return
     const connection = await this.connect()

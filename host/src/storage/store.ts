@@ -153,6 +153,12 @@ export interface Store {
    * the last dropped record, which the oldest kept one links to. Verification starts there.
    */
   auditAnchor?(): AuditHead | undefined
+  /**
+   * Run `work` atomically against the store it is given: every change it makes
+   * (audit appends included) is kept when it resolves and undone when it throws.
+   * Management changes use it to commit a change and its audit record together.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>
   /** Connect and apply migrations. */
   init(): Promise<void>
   /** True when the store answers (a `select 1` for SQL kinds). */

@@ -316,7 +316,13 @@ describe('audit trail down: fail closed', () => {
 
   before(async () => {
     t = await startTestGateway({
-      start: { override: (c) => c.register(TOKENS.Audit, { useValue: new AuditTrail(flaky) }) },
+      start: {
+        // One store for the services and the trail, as in production: a change and its record share a transaction.
+        override: (c) => {
+          c.register(TOKENS.Store, { useValue: flaky })
+          c.register(TOKENS.Audit, { useValue: new AuditTrail(flaky) })
+        },
+      },
     })
     await t.createPipeline('fc', 'standard', onlySteps('standard', { fx_pass: {} }))
     key = await t.createAgent('fc-agent', 'fc')
@@ -347,11 +353,20 @@ describe('audit trail down: fail closed', () => {
     assert.equal(messages.body.error.code, 'audit_unavailable')
   })
 
-  it('answers a management change 503 audit_unavailable; the change itself stays applied', async () => {
+  it('answers a management change 503 audit_unavailable and undoes it: never done unrecorded', async () => {
     const res = await t.admin('POST', '/pipelines', { pipeline_id: 'fc-2', preset: 'standard' })
     assert.equal(res.status, 503)
     assert.equal(res.body.error.code, 'audit_unavailable')
-    assert.equal((await t.admin('GET', '/pipelines/fc-2')).status, 200)
+    assert.equal((await t.admin('GET', '/pipelines/fc-2')).status, 404)
+    const removed = await t.admin('DELETE', '/agents/fc-agent')
+    assert.equal(removed.status, 503)
+    assert.equal((await t.admin('GET', '/agents/fc-agent')).status, 200, 'the agent is still there')
+    const rotated = await t.admin('POST', '/agents/fc-agent/rotate-key')
+    assert.equal(rotated.status, 503)
+    flaky.failing = false
+    const call = await t.call('/v1/chat/completions', chat('old key still works'), { key })
+    assert.equal(call.status, 200, 'the failed rotation left the old key in place')
+    flaky.failing = true
   })
 
   it('records again once the store is back', async () => {

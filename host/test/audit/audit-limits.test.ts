@@ -101,3 +101,67 @@ describe('append deadline', () => {
     assert.equal(trail.writable(), true)
   })
 })
+
+describe('management changes and their records', () => {
+  /** A memory store whose audit appends fail while `failing` is set. */
+  class FailingAuditStore extends MemoryStore {
+    failing = false
+    override async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
+      if (this.failing) throw new Error('disk full')
+      return super.appendAudit(seal)
+    }
+  }
+  const pipeline = (id: string) => ({ pipeline_id: id, preset: 'standard', overrides: {}, allow_flags: [] })
+
+  it('undoes the change when its record fails, without undoing a write made meanwhile from outside', async () => {
+    const store = new FailingAuditStore()
+    const trail = new AuditTrail(store)
+    await store.createPipeline(pipeline('kept'))
+    store.failing = true
+    let proceed!: () => void
+    const gate = new Promise<void>((resolve) => {
+      proceed = resolve
+    })
+    let opened!: () => void
+    const open = new Promise<void>((resolve) => {
+      opened = resolve
+    })
+    const change = trail.commit(
+      async (tx) => {
+        await tx.updatePipeline(pipeline('kept'))
+        await tx.createPipeline(pipeline('undone'))
+        opened()
+        await gate
+        return 'done'
+      },
+      () => ({ action: 'pipeline.create', status: 201 }),
+    )
+    await open
+    // Another request writes while the transaction is open: it waits for the end, then applies.
+    const outside = store.createPipeline(pipeline('outside'))
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(await store.getPipeline('outside'), undefined, 'held while the transaction is open')
+    proceed()
+    await assert.rejects(change, isUnavailable)
+    await outside
+    assert.equal(await store.getPipeline('undone'), undefined)
+    assert.equal((await store.getPipeline('kept'))?.version, 1, 'the update is undone too')
+    assert.ok(await store.getPipeline('outside'), 'the outside write survives the undo')
+    assert.equal(trail.writable(), false)
+    store.failing = false
+    assert.equal(
+      await trail
+        .commit(
+          async (tx) => tx.createPipeline(pipeline('later')),
+          () => ({ action: 'pipeline.create', status: 201 }),
+        )
+        .then((r) => r.pipeline_id),
+      'later',
+    )
+    assert.equal(
+      (await store.listAudit({ order: 'asc', limit: 10 })).length,
+      1,
+      'one record: the change that happened',
+    )
+  })
+})

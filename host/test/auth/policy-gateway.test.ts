@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { AgentService } from '../../src/agents/agent-service.js'
+import type { AuditTrail } from '../../src/audit/audit-trail.js'
 import { TOKENS } from '../../src/container.js'
 import type { PipelineService } from '../../src/pipelines/pipeline-service.js'
 import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
@@ -18,10 +19,18 @@ const messages = (model: string) => ({
 /** Create a pipeline and an agent on it through the services: the admin API may be refused. */
 async function seedAgent(t: TestGateway, agentId: string): Promise<string> {
   const pipelines = t.gateway.container.resolve<PipelineService>(TOKENS.Pipelines)
+  // Changes through the services are audited like the admin API's.
+  const audit = t.gateway.container.resolve<AuditTrail>(TOKENS.Audit)
   if (!(await pipelines.find('plain'))) {
-    await pipelines.create({ pipeline_id: 'plain', preset: 'standard', overrides: PLAIN, allow_flags: [] })
+    await pipelines.create(
+      { pipeline_id: 'plain', preset: 'standard', overrides: PLAIN, allow_flags: [] },
+      audit,
+      () => ({ action: 'pipeline.create', status: 201, pipelineId: 'plain' }),
+    )
   }
-  const { apiKey } = await t.gateway.container.resolve<AgentService>(TOKENS.Agents).create(agentId, 'plain')
+  const { apiKey } = await t.gateway.container
+    .resolve<AgentService>(TOKENS.Agents)
+    .create(agentId, 'plain', audit, () => ({ action: 'agent.create', status: 201, agentId }))
   return apiKey
 }
 

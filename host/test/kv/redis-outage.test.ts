@@ -9,9 +9,19 @@ import { after, afterEach, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AgentService, CREDENTIAL_CACHE_TTL_MS } from '../../src/agents/agent-service.js'
 import { type Bus, Invalidator } from '../../src/agents/invalidator.js'
+import type { AdminChange } from '../../src/audit/admin-entry.js'
+import { AuditTrail } from '../../src/audit/audit-trail.js'
 import { createKv, type KvHandle } from '../../src/kv/create-kv.js'
 import { MemoryStore } from '../../src/storage/memory-store.js'
+import type { AgentRecord } from '../../src/storage/store.js'
 import { type PrivateRedis, skipWithoutRedisServer, startPrivateRedis } from './redis-server.js'
+
+const created = (agent: AgentRecord): AdminChange => ({
+  action: 'agent.create',
+  status: 201,
+  agentId: agent.agent_id,
+})
+const deleted = (): AdminChange => ({ action: 'agent.delete', status: 204 })
 
 /** Poll `check` every 50 ms until it is true or `ms` pass; resolves with its last answer. */
 async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
@@ -34,7 +44,7 @@ describe('invalidations while Redis is down', { skip: skipWithoutRedisServer }, 
     invalidators.push(invalidator)
     await invalidator.start()
     const agents = new AgentService(store, invalidator, undefined, cacheTtlMs ? { cacheTtlMs } : {})
-    return { invalidator, agents }
+    return { invalidator, agents, audit: new AuditTrail(store) }
   }
 
   afterEach(async () => {
@@ -50,11 +60,11 @@ describe('invalidations while Redis is down', { skip: skipWithoutRedisServer }, 
     // Caches that would trust a key for 10 minutes: only the bus can drop it in this test.
     const a = await replica(store, 600_000)
     const b = await replica(store, 600_000)
-    const { agent, apiKey } = await a.agents.create('outage-agent', null)
+    const { agent, apiKey } = await a.agents.create('outage-agent', null, a.audit, created)
     assert.equal((await b.agents.byKey(apiKey))?.agent_id, agent.agent_id, 'replica b caches the key')
 
     await redis.stop()
-    await a.agents.delete(agent.agent_id)
+    await a.agents.delete(agent.agent_id, a.audit, deleted)
     assert.equal(await store.getAgent(agent.agent_id), undefined, 'the change is done')
     assert.equal(await a.agents.byKey(apiKey), undefined, 'replica a stops at once')
     assert.ok(a.invalidator.backlog >= 1, 'the invalidation waits for Redis')
@@ -94,10 +104,10 @@ describe('invalidations while Redis is down', { skip: skipWithoutRedisServer }, 
     const store = new MemoryStore()
     const a = await replica(store, 300)
     const b = await replica(store, 300)
-    const { agent, apiKey } = await a.agents.create('ttl-agent', null)
+    const { agent, apiKey } = await a.agents.create('ttl-agent', null, a.audit, created)
     assert.ok(await b.agents.byKey(apiKey))
     await redis.stop()
-    await a.agents.delete(agent.agent_id)
+    await a.agents.delete(agent.agent_id, a.audit, deleted)
     assert.ok(await eventually(async () => (await b.agents.byKey(apiKey)) === undefined, 5_000))
   })
 })

@@ -148,6 +148,25 @@ describe('postgres store under faults', { skip: skipWithoutDatabase }, () => {
     assert.equal((await trail.verify()).records, 2, 'the failed append wrote nothing')
   })
 
+  it('undoes a management change whose audit record cannot be written, and keeps one that can', async () => {
+    const { store, schema } = await open({ statementTimeoutMs: 300 })
+    const trail = new AuditTrail(store)
+    const input = { pipeline_id: 'atomic', preset: 'standard', overrides: {}, allow_flags: [] }
+    const describe = () => ({ action: 'pipeline.create' as const, status: 201, pipelineId: 'atomic' })
+    const lock = await holdAuditLock(schema)
+    try {
+      await rejectsUnavailable(trail.commit((tx) => tx.createPipeline(input), describe))
+    } finally {
+      await lock.release()
+    }
+    assert.equal(await store.getPipeline('atomic'), undefined, 'not done, since not recorded')
+    const record = await trail.commit((tx) => tx.createPipeline(input), describe)
+    assert.equal(record.version, 1)
+    const [entry] = await store.listAudit({ order: 'desc', limit: 1 })
+    assert.deepEqual([entry?.action, entry?.pipeline_id], ['pipeline.create', 'atomic'])
+    assert.equal((await trail.verify()).valid, true)
+  })
+
   it('reports a write stalled longer than stallMs through assertWritable while it is still in flight', async () => {
     const { store, schema } = await open({ statementTimeoutMs: 10_000 })
     const trail = new AuditTrail(store, { stallMs: 50, appendTimeoutMs: 10_000 })
