@@ -159,7 +159,7 @@ describe('constrain_output through the gateway', () => {
     const unsafe = {
       response_format: {
         type: 'json_schema',
-        json_schema: { name: 'x', schema: { type: 'string', pattern: '(a+)+$' } },
+        json_schema: { name: 'x', schema: { type: 'string', pattern: '(a+)+\\1' } },
       },
     }
     await assert.rejects(

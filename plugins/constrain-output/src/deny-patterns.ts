@@ -1,68 +1,65 @@
 import { GovError } from '@gov/core'
-import safeRegex from 'safe-regex2'
+import { RE2JS } from 're2js'
 import { CONSTRAIN_OUTPUT_ERRORS } from './errors.js'
-
-/** Windows overlap by this much, so a match up to this long across a window edge is still found. */
-export const WINDOW_OVERLAP = 1_024
 
 const SLASHED = /^\/(.*)\/([a-z]*)$/s
 
-/** Compile one `deny_patterns` entry: `source` or `/source/flags`. `g` and `y` are dropped (they make `test` stateful). */
-export function compilePattern(entry: string, index: number): RegExp {
-  const slashed = SLASHED.exec(entry)
-  const source = slashed ? slashed[1] : entry
-  const flags = (slashed ? slashed[2] : '').replace(/[gy]/g, '')
-  let re: RegExp
-  try {
-    re = new RegExp(source, flags)
-  } catch (err) {
-    throw new GovError(
-      CONSTRAIN_OUTPUT_ERRORS.PATTERN_INVALID,
-      `constrain_output: deny_patterns[${index}] does not compile: ${(err as Error).message}`,
-      400,
-      { index },
-    )
-  }
-  if (!safeRegex(re)) {
-    throw new GovError(
-      CONSTRAIN_OUTPUT_ERRORS.PATTERN_UNSAFE,
-      `constrain_output: deny_patterns[${index}] has nested quantifiers that can backtrack catastrophically; rewrite it without a repeated group of repeats`,
-      400,
-      { index },
-    )
-  }
-  return re
+/** JavaScript flags and their RE2 equivalents; `g`, `y` and `u` change nothing for a yes/no match. */
+const FLAGS: Readonly<Record<string, number>> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  s: RE2JS.DOTALL,
+  m: RE2JS.MULTILINE,
+  g: 0,
+  y: 0,
+  u: 0,
 }
 
 /**
- * The deny patterns, compiled once per pipeline version. Nested quantifiers
- * are refused at load (safe-regex2), and each pattern runs over windows of at
- * most `windowChars`, so even a pattern that backtracks polynomially costs a
- * bounded amount per window and linear time in the answer's length.
+ * Compile one `deny_patterns` entry, `source` or `/source/flags`, with RE2
+ * (re2js): matching takes time linear in the answer's length whatever the
+ * pattern, so no pattern an operator writes can stall the gateway on a long
+ * answer. RE2 has no lookaround and no backreferences; such a pattern is
+ * refused at load.
  */
-export class DenyPatterns {
-  readonly #patterns: RegExp[]
-  readonly #window: number
+export function compilePattern(entry: string, index: number): RE2JS {
+  const slashed = SLASHED.exec(entry)
+  const source = slashed ? slashed[1] : entry
+  let flags = 0
+  for (const flag of slashed ? slashed[2] : '') {
+    const bit = FLAGS[flag]
+    if (bit === undefined) {
+      throw new GovError(
+        CONSTRAIN_OUTPUT_ERRORS.PATTERN_INVALID,
+        `constrain_output: deny_patterns[${index}] has the unsupported flag '${flag}' (use i, s, m)`,
+        400,
+        { index },
+      )
+    }
+    flags |= bit
+  }
+  try {
+    return RE2JS.compile(source, flags)
+  } catch (err) {
+    throw new GovError(
+      CONSTRAIN_OUTPUT_ERRORS.PATTERN_INVALID,
+      `constrain_output: deny_patterns[${index}] is not a valid RE2 pattern: ${(err as Error).message}`,
+      400,
+      { index },
+    )
+  }
+}
 
-  constructor(entries: readonly string[], windowChars: number) {
+/** The deny patterns, compiled once per pipeline version. */
+export class DenyPatterns {
+  readonly #patterns: RE2JS[]
+
+  constructor(entries: readonly string[]) {
     this.#patterns = entries.map(compilePattern)
-    this.#window = Math.max(windowChars, WINDOW_OVERLAP * 2)
   }
 
-  /** Index of the first pattern that matches `text`, or -1. */
+  /** Index of the first pattern found anywhere in `text`, or -1. */
   firstMatch(text: string): number {
-    for (let i = 0; i < this.#patterns.length; i++) {
-      const re = this.#patterns[i]
-      if (text.length <= this.#window) {
-        if (re.test(text)) return i
-        continue
-      }
-      const step = this.#window - WINDOW_OVERLAP
-      for (let start = 0; start < text.length; start += step) {
-        if (re.test(text.slice(start, start + this.#window))) return i
-        if (start + this.#window >= text.length) break
-      }
-    }
+    for (let i = 0; i < this.#patterns.length; i++) if (this.#patterns[i].test(text)) return i
     return -1
   }
 }

@@ -1,10 +1,8 @@
 /** Error and verdict codes of the constrain_output step. */
 export const CONSTRAIN_OUTPUT_ERRORS = {
-  /** A `deny_patterns` entry does not compile as a regular expression. */
+  /** A `deny_patterns` entry is not a valid RE2 pattern (lookaround and backreferences are not RE2). */
   PATTERN_INVALID: 'GOV_ERR_CONSTRAIN_OUTPUT_PATTERN_INVALID',
-  /** A `deny_patterns` entry (or a `pattern` in a schema) could backtrack catastrophically (nested quantifiers). */
-  PATTERN_UNSAFE: 'GOV_ERR_CONSTRAIN_OUTPUT_PATTERN_UNSAFE',
-  /** The `json_schema` setting is not a valid JSON Schema. */
+  /** The `json_schema` setting is not a valid JSON Schema (or has a `pattern` that could backtrack catastrophically). */
   SCHEMA_INVALID: 'GOV_ERR_CONSTRAIN_OUTPUT_SCHEMA_INVALID',
 } as const
 

@@ -9,7 +9,7 @@ import { ConstrainOutputSettingsSchema } from './settings.js'
 import { ConstrainOutputStep } from './step.js'
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
-export { compilePattern, DenyPatterns, WINDOW_OVERLAP } from './deny-patterns.js'
+export { compilePattern, DenyPatterns } from './deny-patterns.js'
 export { CONSTRAIN_OUTPUT_ERRORS, OUTPUT_INVALID, RESPONSE_FORMAT_INVALID } from './errors.js'
 export { MAX_REQUEST_SCHEMA_CHARS, RequestSchemas, type SchemaViolation } from './schemas.js'
 export { type ConstrainOutputSettings, ConstrainOutputSettingsSchema, resolveSettings } from './settings.js'

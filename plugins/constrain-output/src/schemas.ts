@@ -1,6 +1,7 @@
 import { GovError } from '@gov/core'
 import { Ajv, type CodeOptions, type ValidateFunction } from 'ajv'
 import { LRUCache } from 'lru-cache'
+import { RE2JS } from 're2js'
 import safeRegex from 'safe-regex2'
 import { CONSTRAIN_OUTPUT_ERRORS } from './errors.js'
 
@@ -12,15 +13,22 @@ export interface SchemaViolation {
 }
 
 /**
- * Schema `pattern`s run on model output, and a request's schema comes from
- * the caller: refuse nested quantifiers when a schema compiles, so neither can
- * stall the event loop.
+ * Schema `pattern`s run on model output, and a request's schema comes from the
+ * caller, so neither may stall the event loop: a pattern runs on RE2 (re2js,
+ * linear time). Only a pattern RE2 cannot express (lookaround, backreferences)
+ * falls back to the native engine, and then only without nested quantifiers
+ * (safe-regex2); otherwise the schema does not compile.
  */
 const safeRegExp: NonNullable<CodeOptions['regExp']> = Object.assign(
-  (pattern: string, flags: string) => {
-    if (!safeRegex(pattern))
-      throw new Error(`pattern ${JSON.stringify(pattern.slice(0, 80))} can backtrack catastrophically`)
-    return new RegExp(pattern, flags)
+  (pattern: string, flags: string): { test(s: string): boolean } => {
+    try {
+      return RE2JS.compile(pattern)
+    } catch {
+      if (!safeRegex(pattern)) {
+        throw new Error(`pattern ${JSON.stringify(pattern.slice(0, 80))} can backtrack catastrophically`)
+      }
+      return new RegExp(pattern, flags)
+    }
   },
   { code: 'new RegExp' },
 )

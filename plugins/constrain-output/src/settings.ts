@@ -18,7 +18,7 @@ export const ConstrainOutputSettingsSchema = Type.Object(
       default: [],
       maxItems: 200,
       description:
-        'Regular expressions the answer text must not match: `source` or `/source/flags`; refused at load when they could backtrack catastrophically',
+        'Patterns the answer text must not match, in RE2 syntax (linear-time matching): `source` or `/source/flags` with flags i, s, m',
     }),
     honour_response_format: Type.Boolean({
       default: true,
@@ -29,13 +29,6 @@ export const ConstrainOutputSettingsSchema = Type.Object(
       default: 'block',
       description:
         'block: 403 output_invalid naming the rule; retry: ask the model once more with the violation as feedback, then block',
-    }),
-    pattern_window_chars: Type.Integer({
-      minimum: 1_000,
-      maximum: 10_000_000,
-      default: 65_536,
-      description:
-        'deny_patterns run over windows of this many characters (overlapping by 1,024), which bounds their cost on long answers',
     }),
   },
   { additionalProperties: false },

@@ -59,7 +59,7 @@ export class ConstrainOutputStep implements StepInstance {
       settings.json_schema === null || settings.json_schema === undefined
         ? undefined
         : compileSettingSchema(settings.json_schema)
-    this.#patterns = new DenyPatterns(settings.deny_patterns, settings.pattern_window_chars)
+    this.#patterns = new DenyPatterns(settings.deny_patterns)
     this.#requestSchemas = settings.honour_response_format ? new RequestSchemas() : undefined
     this.#violations = services.metrics.counter(
       'gov_output_violations_total',
