@@ -122,7 +122,11 @@ async function evaluate(
     `${rows.length} rows, default thresholds (${settings.threshold} direct, ${settings.tool_result_threshold} tool results), ${ms.toFixed(2)} ms per row. ` +
       `Benign prompts blocked: ${blocked} of ${benign.length} (${((100 * blocked) / Math.max(1, benign.length)).toFixed(2)} %).\n`,
   )
-  console.log(table(rows, predicted, detailed ? bySource : byFamily))
+  console.log(table(rows, predicted, byFamily))
+  if (detailed) {
+    console.log(`\n### ${name}: per source\n`)
+    console.log(table(rows, predicted, bySource))
+  }
   console.log(`\n### ${name}: real, templated and other attacks\n`)
   console.log(table(rows, predicted, byKind, true))
   console.log(`\n### ${name}: threshold sweep (precision / recall / F1 / FPR)\n`)

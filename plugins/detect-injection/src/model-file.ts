@@ -26,8 +26,12 @@ function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): C
       expected: 2 << bits,
       actual: bytes.length,
     })
+  // A typed view instead of readInt16LE per weight (about 10x faster at start-up); copied
+  // first when the buffer is not 2-byte aligned. Little-endian, as every supported platform is.
+  const aligned = bytes.byteOffset % 2 === 0 ? bytes : Buffer.from(bytes)
+  const stored = new Int16Array(aligned.buffer, aligned.byteOffset, 1 << bits)
   const weights = new Float32Array(1 << bits)
-  for (let i = 0; i < weights.length; i++) weights[i] = bytes.readInt16LE(i * 2) * entry.scale
+  for (let i = 0; i < weights.length; i++) weights[i] = stored[i] * entry.scale
   return { bias: entry.bias, weights }
 }
 
