@@ -29,6 +29,7 @@ async function http(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await res.text()
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
   let json: any
   try {
     json = JSON.parse(text)
