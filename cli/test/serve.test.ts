@@ -31,8 +31,8 @@ function spawnServe(env: NodeJS.ProcessEnv): Started {
   return { child, stdout: () => out, stderr: () => err, exit }
 }
 
-/** Wait for the `gov listening` JSON log line and return its URL. */
-async function listeningUrl(started: Started, timeoutMs = 20_000): Promise<string> {
+/** Wait for the `gov listening` JSON log line and return its URL (a bound, generous: start-up loads every detector, slow on a busy 2-core machine). */
+async function listeningUrl(started: Started, timeoutMs = 90_000): Promise<string> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     for (const line of started.stdout().split('\n')) {
