@@ -43,6 +43,13 @@ export const TrackCostSettingsSchema = Type.Object(
       description:
         'A model with no known price: allow (finding model_price_unknown; its cost is not counted) or block (403 model_price_unknown)',
     }),
+    hold_s: Type.Integer({
+      minimum: 10,
+      maximum: 3_600,
+      default: 120,
+      description:
+        'How long the estimate of a call in flight is held against the budgets at least (at most twice this) when its outcome never arrives',
+    }),
     session_ttl_s: Type.Integer({
       minimum: 60,
       maximum: 366 * 86_400,

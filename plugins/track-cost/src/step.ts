@@ -12,6 +12,7 @@ import type {
 } from '@gov/core'
 import { Verdicts } from '@gov/core'
 import { BUDGET_EXCEEDED, COST_RECORDED, MODEL_PRICE_UNKNOWN } from './errors.js'
+import { type Hold, Holds } from './holds.js'
 import { Ledger, periodsOf, roundUsd, SESSION_USD, type Spend, secondsToRenewal, toUsd } from './ledger.js'
 import { Pricing } from './pricing.js'
 import type { BudgetName, TrackCostSettings } from './settings.js'
@@ -21,10 +22,15 @@ interface Overrun {
   readonly budget: BudgetName
   readonly limit: number
   readonly spent: number
+  /** Estimates of other calls in flight, held against the same budget. */
+  readonly held: number
   readonly estimate: number
   /** Seconds until the budget renews (daily, monthly); none for a session. */
   readonly retryAfterS?: number
 }
+
+/** Key of the per-call scratch state: the estimate this call holds against its budgets. */
+const HOLD = 'hold'
 
 const money = (usd: number) => `$${roundUsd(usd).toFixed(usd !== 0 && Math.abs(usd) < 0.01 ? 6 : 2)}`
 
@@ -47,6 +53,7 @@ export class TrackCostStep implements StepInstance {
   readonly #services: StepServices
   readonly #pricing: Pricing
   readonly #ledger: Ledger
+  readonly #holds: Holds
   readonly #sessions: SessionStore
   readonly #cost: StepCounter
   readonly #tokens: StepCounter
@@ -58,6 +65,7 @@ export class TrackCostStep implements StepInstance {
     this.#services = services
     this.#pricing = new Pricing(settings.prices, services.prices)
     this.#ledger = new Ledger(services.kv)
+    this.#holds = new Holds(services.kv, settings.hold_s * 1000)
     this.#sessions = services.sessions({ ttlMs: settings.session_ttl_s * 1000 })
     const b = settings.budgets
     this.#hasBudget =
@@ -100,10 +108,22 @@ export class TrackCostStep implements StepInstance {
     if (!this.#hasBudget) return Verdicts.continue()
     const estimate = this.estimate(exchange) ?? 0
     const now = this.#services.now()
-    const spend = await this.#ledger.read(call.agentId, now, this.#sessions.of(call))
-    const overrun = this.#overrun(spend, estimate, now)
-    if (!overrun) return Verdicts.continue()
-    const left = Math.max(0, overrun.limit - overrun.spent)
+    const session = this.#sessions.of(call)
+    const scopes = this.#holdScopes(call.agentId, session)
+    const [spend, { hold, totals }] = await Promise.all([
+      this.#ledger.read(call.agentId, now, session),
+      this.#holds.take(scopes.keys, now, estimate),
+    ])
+    // What other calls in flight hold, per scope (the totals include this call's own estimate).
+    const heldAgent = scopes.agent < 0 ? 0 : Math.max(0, (totals[scopes.agent] ?? 0) - estimate)
+    const heldSession = scopes.session < 0 ? 0 : Math.max(0, (totals[scopes.session] ?? 0) - estimate)
+    const overrun = this.#overrun(spend, { agent: heldAgent, session: heldSession }, estimate, now)
+    if (!overrun) {
+      ctx.state.set(HOLD, hold)
+      return Verdicts.continue()
+    }
+    await this.#holds.release(hold)
+    const left = Math.max(0, overrun.limit - overrun.spent - overrun.held)
     this.#refusals.inc({ reason: BUDGET_EXCEEDED })
     ctx.report({
       type: BUDGET_EXCEEDED,
@@ -113,6 +133,7 @@ export class TrackCostStep implements StepInstance {
         budget: overrun.budget,
         limit_usd: overrun.limit,
         spent_usd: roundUsd(overrun.spent),
+        held_usd: roundUsd(overrun.held),
         remaining_usd: roundUsd(left),
         estimate_usd: roundUsd(estimate),
       },
@@ -127,6 +148,12 @@ export class TrackCostStep implements StepInstance {
 
   async onUpstreamOutcome(ctx: OutcomeContext): Promise<void> {
     const { outcome, exchange, call } = ctx
+    const hold = ctx.state.get(HOLD) as Hold | undefined
+    if (hold) {
+      // A retried call reports a second outcome; its estimate was held once.
+      ctx.state.delete(HOLD)
+      await this.#holds.release(hold)
+    }
     // A failed call is not billed by the providers gov speaks to.
     if (outcome.kind !== 'success') return
     const reported = outcome.usage
@@ -172,7 +199,10 @@ export class TrackCostStep implements StepInstance {
 
   async describeAgent(agentId: string): Promise<Record<string, unknown>> {
     const now = this.#services.now()
-    const spend = await this.#ledger.read(agentId, now, undefined)
+    const [spend, held] = await Promise.all([
+      this.#ledger.read(agentId, now, undefined),
+      this.#holds.held(`a:${encodeURIComponent(agentId)}`, now),
+    ])
     const { day, month } = periodsOf(now)
     const b = this.#settings.budgets
     const remaining = (limit: number | undefined, spent: number) =>
@@ -183,6 +213,7 @@ export class TrackCostStep implements StepInstance {
         today_usd: roundUsd(spend.day),
         month,
         month_usd: roundUsd(spend.month),
+        in_flight_usd: roundUsd(held),
         budgets: {
           agent_daily_usd: b.agent_daily_usd ?? null,
           agent_monthly_usd: b.agent_monthly_usd ?? null,
@@ -209,22 +240,50 @@ export class TrackCostStep implements StepInstance {
   }
 
   /** The first budget the call would go over: spent so far plus the estimate above the limit. */
-  #overrun(spend: Spend, estimate: number, now: number): Overrun | undefined {
+  #overrun(
+    spend: Spend,
+    held: { agent: number; session: number },
+    estimate: number,
+    now: number,
+  ): Overrun | undefined {
     const b = this.#settings.budgets
     const renew = secondsToRenewal(now)
-    const checks: [BudgetName, number | undefined, number | undefined, number | undefined][] = [
-      ['session_usd', b.session_usd, spend.session, undefined],
-      ['agent_daily_usd', b.agent_daily_usd, spend.day, renew.day],
-      ['agent_monthly_usd', b.agent_monthly_usd, spend.month, renew.month],
+    const checks: [BudgetName, number | undefined, number | undefined, number, number | undefined][] = [
+      ['session_usd', b.session_usd, spend.session, held.session, undefined],
+      ['agent_daily_usd', b.agent_daily_usd, spend.day, held.agent, renew.day],
+      ['agent_monthly_usd', b.agent_monthly_usd, spend.month, held.agent, renew.month],
     ]
-    for (const [budget, limit, spent, retryAfterS] of checks) {
+    for (const [budget, limit, spent, inFlight, retryAfterS] of checks) {
       if (limit === undefined || spent === undefined) continue
       // A budget already used up refuses even a call whose price is unknown (estimate 0).
-      if (spent + estimate > limit || spent >= limit) {
-        return { budget, limit, spent, estimate, ...(retryAfterS === undefined ? {} : { retryAfterS }) }
+      if (spent + inFlight + estimate > limit || spent >= limit) {
+        return {
+          budget,
+          limit,
+          spent,
+          held: inFlight,
+          estimate,
+          ...(retryAfterS === undefined ? {} : { retryAfterS }),
+        }
       }
     }
     return undefined
+  }
+
+  /** Hold scopes of a call: the agent when a daily or monthly budget is set, the session when a session budget is. */
+  #holdScopes(
+    agentId: string,
+    session: SessionState | undefined,
+  ): { keys: string[]; agent: number; session: number } {
+    const b = this.#settings.budgets
+    const keys: string[] = []
+    let agent = -1
+    let sessionIndex = -1
+    if (b.agent_daily_usd !== undefined || b.agent_monthly_usd !== undefined) {
+      agent = keys.push(`a:${encodeURIComponent(agentId)}`) - 1
+    }
+    if (b.session_usd !== undefined && session) sessionIndex = keys.push(`s:${session.key}`) - 1
+    return { keys, agent, session: sessionIndex }
   }
 
   /** The most output tokens the request allows, or the setting's default. */

@@ -186,7 +186,10 @@ describe('track_cost: budgets', () => {
     assert.equal(refused.status, 429)
     assert.equal(refused.headers?.['retry-after'], String(12 * 3600))
     assert.equal(findings[0]?.detail?.budget, 'agent_daily_usd')
-    assert.equal(findings[0]?.detail?.remaining_usd, 0.1)
+    // The first call's estimate is still held: its outcome has not arrived.
+    const held = Number(findings[0]?.detail?.held_usd)
+    assert.ok(held > 0)
+    assert.ok(Math.abs(Number(findings[0]?.detail?.remaining_usd) + held - 0.1) < 1e-9)
     assert.equal(services.counts.get('gov_budget_refusals_total{"reason":"budget_exceeded"}'), 1)
   })
 
@@ -232,6 +235,56 @@ describe('track_cost: budgets', () => {
   })
 })
 
+describe('track_cost: calls in flight', () => {
+  /** Each request estimated at $0.30: ~9 input tokens at $1/M plus 150 000 output tokens at $2/M. */
+  const big = { body: { max_tokens: 150_000 } }
+
+  it('concurrent calls see each other’s estimates: exactly as many as fit the budget go through', async () => {
+    const { step } = makeStep({ budgets: { agent_daily_usd: 1 } })
+    const verdicts = await Promise.all(Array.from({ length: 10 }, () => request(step, big)))
+    assert.equal(verdicts.filter((v) => v.kind === 'continue').length, 3)
+  })
+
+  it('two replicas on one store hold against one budget', async () => {
+    const c = clock()
+    const kv = new MemoryKeyValueStore(c.now)
+    const sessions = new MemorySessions(c.now)
+    const a = makeStep({ budgets: { session_usd: 1 } }, { c, kv, sessions }).step
+    const b = makeStep({ budgets: { session_usd: 1 } }, { c, kv, sessions }).step
+    const call = { ...AGENT, sessionId: 's' }
+    const verdicts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => request(i % 2 ? a : b, { ...big, call })),
+    )
+    assert.equal(verdicts.filter((v) => v.kind === 'continue').length, 3)
+  })
+
+  it('the outcome releases the hold (success or failure); a hold whose outcome never comes expires', async () => {
+    const { step, clock: c } = makeStep({ budgets: { agent_daily_usd: 1 }, hold_s: 60 })
+    const exchange = exchangeOf('model-a', big.body)
+    const inFlight = async () =>
+      ((await step.describeAgent('agent-a')).spend as Record<string, number>).in_flight_usd
+    const state = new Map<string, unknown>()
+    assert.equal(
+      (await step.onRequest(makeRequestContext(exchange, { call: AGENT, state }))).kind,
+      'continue',
+    )
+    assert.ok((await inFlight()) > 0.29)
+    await step.onUpstreamOutcome(
+      makeOutcomeContext(
+        exchange,
+        { kind: 'failure', reason: 'timeout', durationMs: 1 },
+        { call: AGENT, state },
+      ),
+    )
+    assert.equal(await inFlight(), 0)
+    assert.equal((await request(step, big)).kind, 'continue', 'held, never released')
+    c.t += 60_000
+    assert.ok((await inFlight()) > 0.29, 'still held in the next bucket')
+    c.t += 60_000
+    assert.equal(await inFlight(), 0, 'gone after at most twice hold_s')
+  })
+})
+
 describe('track_cost: unknown models and views', () => {
   it('unknown_model allow reports a finding and lets the call go; block refuses it with 403', async () => {
     const allow = makeStep({ budgets: { agent_daily_usd: 1 } }).step
@@ -264,6 +317,7 @@ describe('track_cost: unknown models and views', () => {
         today_usd: 3,
         month: '2026-03',
         month_usd: 3,
+        in_flight_usd: 0,
         budgets: { agent_daily_usd: 5, agent_monthly_usd: null, session_usd: 1 },
         remaining: { agent_daily_usd: 2, agent_monthly_usd: null },
       },
