@@ -104,7 +104,7 @@ describe('track_cost through the gateway', () => {
         assert.ok(err instanceof OpenAI.APIError)
         assert.equal(err.status, 429)
         assert.equal((err.error as { code?: string }).code, 'budget_exceeded')
-          assert.ok(Number(err.headers?.get('retry-after')) > 0, 'retry when the day renews')
+        assert.ok(Number(err.headers?.get('retry-after')) > 0, 'retry when the day renews')
         return true
       },
     )
