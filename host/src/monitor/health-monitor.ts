@@ -96,6 +96,10 @@ export class HealthMonitor {
     for (const check of ['disk', 'internal_ca', 'readiness'] as const) {
       const alerting = findings.some((f) => f.check === check && f.status === 'alert')
       this.#alert.set({ check }, alerting ? 1 : 0)
+      // Say when an alert clears, so a log reader sees the whole episode.
+      if (!alerting && this.last.some((f) => f.check === check && f.status === 'alert')) {
+        this.options.logger.info({ alert: false, check }, `${check} alert cleared`)
+      }
     }
     for (const f of findings) {
       if (f.status === 'alert') this.options.logger.error({ alert: true, check: f.check }, f.detail)

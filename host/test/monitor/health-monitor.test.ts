@@ -60,6 +60,10 @@ describe('HealthMonitor', () => {
     failing = []
     await monitor.run()
     assert.equal(await gauge(registry, 'gov_monitor_alert', { check: 'readiness' }), 0)
+    assert.ok(
+      lines.some((l) => l.alert === false && l.check === 'readiness'),
+      'the clearing is logged',
+    )
   })
 
   it('is quiet when the CA has long to live and the disk has room', async () => {
