@@ -3,6 +3,3 @@ export const BUDGET_EXCEEDED = 'budget_exceeded'
 
 /** Block code (403, with `unknown_model: block`) and finding type: no price is known for the model. */
 export const MODEL_PRICE_UNKNOWN = 'model_price_unknown'
-
-/** Finding type of the cost recorded for an upstream answer. */
-export const COST_RECORDED = 'cost_recorded'

@@ -8,7 +8,7 @@ import { TrackCostSettingsSchema } from './settings.js'
 import { TrackCostStep } from './step.js'
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
-export { BUDGET_EXCEEDED, COST_RECORDED, MODEL_PRICE_UNKNOWN } from './errors.js'
+export { BUDGET_EXCEEDED, MODEL_PRICE_UNKNOWN } from './errors.js'
 export { Ledger, periodsOf, type Spend, secondsToRenewal } from './ledger.js'
 export { Pricing } from './pricing.js'
 export {

@@ -11,7 +11,7 @@ import type {
   Verdict,
 } from '@gov/core'
 import { Verdicts } from '@gov/core'
-import { BUDGET_EXCEEDED, COST_RECORDED, MODEL_PRICE_UNKNOWN } from './errors.js'
+import { BUDGET_EXCEEDED, MODEL_PRICE_UNKNOWN } from './errors.js'
 import { type Hold, Holds } from './holds.js'
 import { Ledger, periodsOf, roundUsd, SESSION_USD, type Spend, secondsToRenewal, toUsd } from './ledger.js'
 import { Pricing } from './pricing.js'
@@ -178,17 +178,16 @@ export class TrackCostStep implements StepInstance {
     }
     this.#cost.inc(labels, usd)
     if (usd > 0) await this.#ledger.add(call.agentId, this.#services.now(), this.#sessions.of(call), usd)
-    ctx.report({
-      type: COST_RECORDED,
-      score: 1,
-      level: 'public',
-      detail: {
+    // No finding: a finding on every call would mark every call as flagged in the fleet overview.
+    this.#services.logger.debug(
+      {
         usd: roundUsd(usd),
         input_tokens: inputTokens,
         output_tokens: outputTokens,
         ...(estimated ? { tokens_counted: true } : {}),
       },
-    })
+      'cost recorded',
+    )
   }
 
   /** Estimated USD of a request before it goes upstream, or undefined when the model's price is unknown. */
