@@ -173,6 +173,13 @@ export function mayContinue(t: Token, flags: number): boolean {
   return (flags & (PARTICLE | ARTICLE)) !== 0 || CONNECTORS.has(t.key)
 }
 
+/**
+ * Log-odds taken off the O tag before decoding. Chosen on the calibration split (`train/thresholds.ts`):
+ * 0.5 moves PERSON from P 0.83 / R 0.78 to P 0.81 / R 0.80 there (1.0: 0.79 / 0.82), and the benign
+ * tuning prompts with a finding from 24.5 % to 26.2 %.
+ */
+const OUTSIDE_MARGIN = 0.5
+
 /** Which tag may follow which: I-X only after B-X or I-X. */
 function allowed(prev: number, tag: number): boolean {
   if (tag === OUTSIDE || (tag & 1) === 1) return true
@@ -230,6 +237,9 @@ export function tagTokens(
       const base = (features[k] & mask) * TAG_COUNT
       for (let c = 0; c < TAG_COUNT; c++) scores[c] += w[base + c]
     }
+    // A word is more likely inside some name than outside when the name tags together outweigh O,
+    // even if no single name tag beats O: lower O's score by the log-odds margin that makes that so.
+    scores[OUTSIDE] -= OUTSIDE_MARGIN / factor
     let best = OUTSIDE
     let max = Number.NEGATIVE_INFINITY
     for (let c = 0; c < TAG_COUNT; c++) {
