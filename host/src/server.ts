@@ -9,6 +9,7 @@ import { registerPolicyRoutes } from './auth/policy-routes.js'
 import type { GovConfig } from './config.js'
 import { type Adapters, TOKENS } from './container.js'
 import type { GatewayHandler } from './gateway/gateway-handler.js'
+import { registerModelRoutes } from './gateway/model-routes.js'
 import { registerHealthRoutes } from './health/health-routes.js'
 import { Router } from './http/router.js'
 import type { KvHandle } from './kv/create-kv.js'
@@ -28,6 +29,13 @@ export function buildRouter(c: DependencyContainer): Router {
   const adapters = c.resolve<Adapters>(TOKENS.Adapters)
   router.on('POST', '/v1/chat/completions', (req, res) => gateway.handle(adapters.openai, req, res))
   router.on('POST', '/v1/messages', (req, res) => gateway.handle(adapters.anthropic, req, res))
+  registerModelRoutes(router, {
+    gateway,
+    adapters,
+    authorizer: c.resolve(TOKENS.Authorizer),
+    providers: c.resolve(TOKENS.Providers),
+    secrets: c.resolve(TOKENS.Secrets),
+  })
   const shared = {
     guard: c.resolve<AdminGuard>(TOKENS.Guard),
     agents: c.resolve<AgentService>(TOKENS.Agents),

@@ -95,7 +95,7 @@ export class GatewayHandler {
   async handle(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rec = new CallRecord(adapter, req.headers)
     try {
-      rec.agent = await this.#authenticate(req)
+      rec.agent = await this.authenticate(req)
       await this.#readBody(rec, req)
       rec.chain = await this.#resolveChain(rec)
       this.#bindCall(rec, req)
@@ -113,7 +113,8 @@ export class GatewayHandler {
 
   // ── phases ────────────────────────────────────────────────────────────
 
-  async #authenticate(req: IncomingMessage) {
+  /** The agent of a request's key; a coded 401/403 refusal otherwise (also used by the other /v1 routes). */
+  async authenticate(req: IncomingMessage) {
     if (!this.deps.authorizer.loaded) {
       throw new Refusal('no_policy', 'no authorization policy is loaded: every request is refused', 403)
     }

@@ -104,6 +104,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       // Kept as text: tests may check what a broken body looked like.
     }
     if (record) requests.push({ path, headers: req.headers, body })
+    if (req.method === 'GET' && path === '/v1/models') {
+      writeJson(res, 200, modelList(req.headers['anthropic-version'] !== undefined))
+      return
+    }
     const vendor = VENDOR_PATHS[path]
     if (!vendor || req.method !== 'POST') {
       writeJson(
@@ -231,4 +235,26 @@ function writeSse(res: ServerResponse, status: number, sse: string, headers: Rec
   res.writeHead(status, { ...SSE_HEADERS, ...headers })
   res.write(sse)
   res.end()
+}
+
+/** The models the mock serves: `GET /v1/models` in the OpenAI format, or Anthropic's when it sends `anthropic-version`. */
+export const MOCK_MODELS = {
+  openai: ['gpt-4o-mini', 'gpt-4o', 'o3-mini'],
+  anthropic: ['claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-opus-4-1'],
+} as const
+
+function modelList(anthropic: boolean): Record<string, unknown> {
+  if (anthropic) {
+    const data = MOCK_MODELS.anthropic.map((id) => ({
+      type: 'model',
+      id,
+      display_name: id,
+      created_at: '2026-01-01T00:00:00Z',
+    }))
+    return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }
+  }
+  return {
+    object: 'list',
+    data: MOCK_MODELS.openai.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'mock' })),
+  }
 }
