@@ -38,15 +38,15 @@ function hostileTexts(size: number): Record<string, string> {
 }
 
 describe('hostile input: bounded, linear, never a failure', () => {
-  for (const [kind, text] of Object.entries(hostileTexts(1_000_000))) {
-    it(`analyses 1 MB of ${kind} without throwing`, () => {
+  for (const [kind, text] of Object.entries(hostileTexts(256 * 1024))) {
+    it(`analyses 256 KB of ${kind} without throwing`, () => {
       const analysis = detector.analyze(text, 'direct')
       assert.ok(analysis.score >= 0 && analysis.score <= 1)
     })
   }
 
-  it('flags an instruction hidden in a multi-megabyte base64 run (the start is decoded)', () => {
-    const analysis = detector.analyze(hostileTexts(2_000_000).base64_of_an_instruction, 'direct')
+  it('flags an instruction hidden in a base64 run far longer than a payload decodes (the start is decoded)', () => {
+    const analysis = detector.analyze(hostileTexts(600_000).base64_of_an_instruction, 'direct')
     assert.ok(analysis.signals.includes('obfuscation.base64'), analysis.signals.join(','))
   })
 
@@ -97,7 +97,9 @@ describe('hostile input: bounded, linear, never a failure', () => {
         const out = workerData.texts.map((t) => d.analyze(t, 'tool').score)
         parentPort.postMessage(out)
       }, (e) => parentPort.postMessage(String(e)))`
-    const texts = Object.values(hostileTexts(1_000_000))
+    const big = hostileTexts(1_000_000)
+    // The shapes that overflowed or went quadratic before, at a size where they did.
+    const texts = [big.random_base64, big.one_word]
     const url = new URL('../src/model-file.js', import.meta.url).href
     const worker = new Worker(source, {
       eval: true,
@@ -113,7 +115,7 @@ describe('hostile input: bounded, linear, never a failure', () => {
     assert.equal(scores.length, texts.length)
   })
 
-  it('answers a 3 MB prompt through the step with a verdict, on a worker thread', async () => {
+  it('answers a 1 MB base64 prompt through the step with a verdict, on a worker thread', async () => {
     const defaults: InjectionSettings = {
       threshold: 0.7,
       tool_result_threshold: 0.7,
@@ -129,7 +131,7 @@ describe('hostile input: bounded, linear, never a failure', () => {
     }
     const instance = createInstance(defaults, makeServices('detect_injection'), detector)
     try {
-      for (const text of [hostileTexts(3_000_000).random_base64, hostileTexts(3_000_000).one_word]) {
+      for (const text of [hostileTexts(1_000_000).random_base64]) {
         const ctx = makeRequestContext(makeExchange([{ source: 'user', text }]), { step: 'detect_injection' })
         const verdict = await instance.onRequest?.(ctx)
         assert.ok(verdict && (verdict.kind === 'continue' || verdict.kind === 'block'))
