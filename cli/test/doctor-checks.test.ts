@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import { makeTestCa, startTestGateway, type TestCa } from '@gov/host/testing'
 import pg from 'pg'
+import { checkRedis } from '../src/doctor/check-redis.js'
 import type { CheckResult } from '../src/doctor/check-result.js'
 import type { DoctorReport } from '../src/doctor/render-report.js'
 import { runCli } from './helpers/run-cli.js'
@@ -156,5 +157,20 @@ describe('gov doctor: migrations on a real PostgreSQL', {
     const ahead = await doctor({ DATABASE_URL: url })
     assert.equal(ahead.code, 1)
     assert.equal(lines(ahead.report, 'storage', 'postgres')[0]?.code, 'GOV_ERR_DOCTOR_MIGRATIONS_AHEAD')
+  })
+})
+
+const REDIS_URL = process.env.GOV_TEST_REDIS_URL
+describe('gov doctor: Redis authentication', { skip: !REDIS_URL && 'GOV_TEST_REDIS_URL is unset' }, () => {
+  it('sees through a password in the URL when Redis requires none', async () => {
+    const u = new URL(REDIS_URL!)
+    u.password = 'not-checked-by-redis'
+    const withPassword = u.toString()
+    const dev = await checkRedis({ redisUrl: withPassword, production: false, timeoutMs: 5000 })
+    assert.equal(dev.status, 'ok')
+    assert.match(dev.detail, /accepts connections without a password/)
+    const prod = await checkRedis({ redisUrl: withPassword, production: true, timeoutMs: 5000 })
+    assert.equal(prod.code, 'GOV_ERR_DOCTOR_PRODUCTION_UNSAFE')
+    assert.ok(!prod.detail.includes('not-checked-by-redis'))
   })
 })

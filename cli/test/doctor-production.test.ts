@@ -148,7 +148,7 @@ describe('gov doctor on a production-like configuration', { skip }, () => {
     assert.equal(status('vault', 'workload JWT'), 'ok')
     assert.equal(status('vault', 'login'), 'ok')
     assert.equal(status('redis', 'REDIS_URL'), 'ok')
-    assert.match(report.checks.find((c) => c.area === 'redis')!.detail, /TLS on, password set/)
+    assert.match(report.checks.find((c) => c.area === 'redis')!.detail, /TLS on, password required/)
     assert.equal(status('tls', 'GOV_TLS_CERT_FILE'), 'ok')
     assert.equal(status('tls', 'internal CA'), 'ok')
     assert.equal(status('tokens', 'GOV_TOKEN_SIGNING_KEY'), 'ok')

@@ -42,15 +42,7 @@ export async function checkRedis(input: {
       'GOV_ERR_CONFIG_INVALID',
     )
   }
-  // Loaded only here: importing ioredis slows string scanning process-wide (see host/src/kv/create-kv.ts).
-  const { Redis } = await import('ioredis')
-  const redis = new Redis(input.redisUrl, {
-    lazyConnect: true,
-    connectTimeout: input.timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  })
+  const redis = await connectOnce(input.redisUrl, input.timeoutMs)
   // ioredis reports the cause of a failed connection (TLS, refused) only as an event; the awaited
   // call then just says "Connection is closed", so the event's error is the one worth reporting.
   let cause: unknown
@@ -62,13 +54,16 @@ export async function checkRedis(input: {
     const pong = await withTimeout(redis.ping(), input.timeoutMs, `redis at ${where}`)
     const info = await withTimeout(redis.info('server'), input.timeoutMs, `redis at ${where}`)
     const version = /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? 'unknown version'
-    const detail = `${where}: ${pong}, Redis ${version}, TLS ${secure ? 'on' : 'off'}, password ${hasPassword ? 'set' : 'unset'}`
-    if (input.production && (!secure || !hasPassword)) {
+    // A password in the URL proves nothing when Redis requires none (ioredis then only warns): ask without one.
+    const open = await acceptsAnonymous(input.redisUrl, input.timeoutMs)
+    const auth = open ? 'accepts connections without a password' : 'password required'
+    const detail = `${where}: ${pong}, Redis ${version}, TLS ${secure ? 'on' : 'off'}, ${auth}`
+    if (input.production && (!secure || !hasPassword || open)) {
       return result(
         'redis',
         'REDIS_URL',
         'warn',
-        `production-unsafe: ${detail}; use rediss:// with a password`,
+        `production-unsafe: ${detail}; serve Redis with TLS only and requirepass, and use rediss://:<password>@…`,
         'GOV_ERR_DOCTOR_PRODUCTION_UNSAFE',
       )
     }
@@ -84,5 +79,37 @@ export async function checkRedis(input: {
     )
   } finally {
     redis.disconnect()
+  }
+}
+
+/** A client that connects once (no retries, no queue), so a probe fails fast instead of reconnecting. */
+async function connectOnce(url: string, timeoutMs: number) {
+  // Loaded only here: importing ioredis slows string scanning process-wide (see host/src/kv/create-kv.ts).
+  const { Redis } = await import('ioredis')
+  return new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  })
+}
+
+/** Does the server answer PING for a client that sent no password? */
+async function acceptsAnonymous(url: string, timeoutMs: number): Promise<boolean> {
+  const anonymous = new URL(url)
+  anonymous.username = ''
+  anonymous.password = ''
+  const probe = await connectOnce(anonymous.toString(), timeoutMs)
+  probe.on('error', () => {})
+  try {
+    await withTimeout(probe.connect(), timeoutMs + 500, 'redis without a password')
+    await withTimeout(probe.ping(), timeoutMs, 'redis without a password')
+    return true
+  } catch {
+    // NOAUTH: the server requires a password.
+    return false
+  } finally {
+    probe.disconnect()
   }
 }
