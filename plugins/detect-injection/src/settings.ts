@@ -10,10 +10,11 @@ import { type Static, Type } from '@gov/core'
 export const OFFLOAD_ABOVE_BYTES = 32 * 1024
 
 /**
- * Thresholds come from the grouped 5-fold cross-validation on the dev set
- * (see README): 0.7 keeps the false-positive rate on benign prompts under
- * 0.5 %, because the step blocks by default. On tool results 0.7 blocks a
- * planted task or an order to reshape the answer, but not a lone question.
+ * The model's combiners are calibrated for thresholds of 0.7 (train/train.ts):
+ * at 0.7 the false-positive rate on training sources the model never saw is
+ * at most 3 % for prompts and 5 % for tool output, and 0.2–0.5 % on the
+ * held-out split and the dev file (README, Quality). The step blocks by
+ * default, so the bar sits where false positives are rare.
  */
 export const InjectionSettingsSchema = Type.Object(
   {

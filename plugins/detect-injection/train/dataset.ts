@@ -1,5 +1,5 @@
 /**
- * Reading the labelled dev set from `../shared/datasets/` (relative to the
+ * Reading the labelled injection datasets from `../shared/datasets/` (relative to the
  * repository root). The data is never copied into the repository.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -28,8 +28,8 @@ export function datasetPath(file = 'injection-dev.jsonl'): string {
 /**
  * Hand-written rows kept in the package (`train/extra-rows.jsonl`): benign
  * prompts that share words with attacks (role-play, "ignore the noise",
- * security questions) and attacks in forms the dev set lacks. They only ever
- * train; they are never scored in cross-validation or eval.
+ * security questions, short generic requests) and attacks in forms the data lacks. They only ever
+ * train; they are never scored in calibration or eval.
  */
 export const EXTRA_ROWS_PATH = fileURLToPath(new URL('../../train/extra-rows.jsonl', import.meta.url))
 
