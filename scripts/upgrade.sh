@@ -20,7 +20,10 @@
 #   GOV_STATE_DIR               where versions are recorded (default /var/lib/gov-upgrade)
 #   GOV_COSIGN_KEY              cosign public key (default deploy/cosign.pub); keyless when unset and absent:
 #   GOV_COSIGN_IDENTITY, GOV_COSIGN_ISSUER  expected signer identity (regexp) and OIDC issuer for keyless
-#   GOV_BACKUP_CMD              backup command (default scripts/backup.sh next to this script)
+#   GOV_BACKUP_CMD              backup command (default: scripts/backup.sh inside the running `backup`
+#                               service, which has the database URLs and network: docker compose exec -T backup gov-backup)
+#   GOV_ENV_FILE                the compose .env whose GOV_VERSION is updated after an upgrade, so a later
+#                               `docker compose up -d` keeps the new version (default .env next to the compose file)
 #   GOV_UPGRADE_HEALTH_TIMEOUT  seconds a replica has to become healthy (default 60)
 #   GOV_UPGRADE_POLL_SECONDS    seconds between health polls (default 2)
 # Exit codes: 0 done, 1 failed (and rolled back when it got that far), 2 usage errors.
@@ -31,7 +34,8 @@ image="${GOV_IMAGE:-ghcr.io/gov-project/gov}"
 compose_file="${GOV_COMPOSE_FILE:-$here/../docker-compose.yml}"
 replicas="${GOV_REPLICAS:-gov-1 gov-2 gov-3}"
 state="${GOV_STATE_DIR:-/var/lib/gov-upgrade}"
-backup_cmd="${GOV_BACKUP_CMD:-$here/backup.sh}"
+backup_cmd="${GOV_BACKUP_CMD:-}"
+env_file="${GOV_ENV_FILE:-$(dirname "$compose_file")/.env}"
 timeout="${GOV_UPGRADE_HEALTH_TIMEOUT:-60}"
 poll="${GOV_UPGRADE_POLL_SECONDS:-2}"
 cosign_key="${GOV_COSIGN_KEY:-$here/../deploy/cosign.pub}"
@@ -132,7 +136,11 @@ else
 fi
 
 log "backing up the databases"
-"$backup_cmd" || die "backup failed; nothing was changed"
+if [ -n "$backup_cmd" ]; then
+  $backup_cmd || die "backup failed; nothing was changed"
+else
+  compose exec -T backup /usr/local/bin/gov-backup || die "backup failed; nothing was changed"
+fi
 
 moved=""
 for service in $replicas; do
@@ -153,5 +161,14 @@ done
 if [ "$target" != "$current" ]; then
   [ -n "$current" ] && printf '%s\n' "$current" >"$state/previous"
   printf '%s\n' "$target" >"$state/current"
+fi
+# The compose default must name the running version, or the next `docker compose up -d` reverts it.
+if [ -f "$env_file" ]; then
+  if grep -q '^GOV_VERSION=' "$env_file"; then
+    sed -i "s/^GOV_VERSION=.*/GOV_VERSION=$target/" "$env_file"
+  else
+    printf 'GOV_VERSION=%s\n' "$target" >>"$env_file"
+  fi
+  log "GOV_VERSION=$target written to $env_file"
 fi
 log "done: $replicas run $target"

@@ -28,6 +28,7 @@ if [ "$1" = compose ]; then
   shift 3
   case "$1" in
     up) svc=$(eval echo "\\$$#"); echo "up $svc $GOV_VERSION" >>"$log"; echo "$GOV_VERSION" >"$FAKE_DIR/$svc.version" ;;
+    exec) echo "exec $*" >>"$log"; exit \${FAKE_BACKUP_EXIT:-0} ;;
     ps) echo "cid-$3" ;;
   esac
   exit 0
@@ -90,6 +91,8 @@ describe('scripts/upgrade.sh', () => {
           FAKE_DIR: dir,
           GOV_STATE_DIR: state,
           GOV_BACKUP_CMD: join(dir, 'backup'),
+          // Never the repository's own .env.
+          GOV_ENV_FILE: join(dir, '.env'),
           GOV_COSIGN_KEY: join(dir, 'cosign.pub'),
           GOV_IMAGE: 'registry.example/gov',
           GOV_UPGRADE_POLL_SECONDS: '0.1',
@@ -108,6 +111,7 @@ describe('scripts/upgrade.sh', () => {
 
   it('pulls, verifies, backs up, then restarts the replicas one at a time', async () => {
     writeFileSync(join(dir, 'cosign.pub'), 'key')
+    writeFileSync(join(dir, '.env'), 'REDIS_PASSWORD=x\nGOV_VERSION=1.0.0\n')
     const result = await upgrade(['1.1.0'])
     assert.equal(result.code, 0, result.out)
     assert.deepEqual(calls(), [
@@ -121,6 +125,7 @@ describe('scripts/upgrade.sh', () => {
     assert.deepEqual(versions(), ['1.1.0', '1.1.0', '1.1.0'])
     assert.equal(readFileSync(join(state, 'current'), 'utf8').trim(), '1.1.0')
     assert.equal(readFileSync(join(state, 'previous'), 'utf8').trim(), '1.0.0')
+    assert.equal(readFileSync(join(dir, '.env'), 'utf8'), 'REDIS_PASSWORD=x\nGOV_VERSION=1.1.0\n')
 
     const back = await upgrade(['--rollback'])
     assert.equal(back.code, 0, back.out)
@@ -194,5 +199,14 @@ describe('scripts/upgrade.sh', () => {
     const nothing = await upgrade(['--rollback'])
     assert.equal(nothing.code, 1)
     assert.match(nothing.out, /nothing to roll back to/)
+  })
+
+  it('backs up through the running backup service by default', async () => {
+    const result = await upgrade(['1.7.0'], { GOV_BACKUP_CMD: '' })
+    assert.equal(result.code, 0, result.out)
+    assert.ok(calls().includes('exec exec -T backup /usr/local/bin/gov-backup'), calls().join('\n'))
+    const failed = await upgrade(['1.8.0'], { GOV_BACKUP_CMD: '', FAKE_BACKUP_EXIT: '1' })
+    assert.equal(failed.code, 1)
+    assert.deepEqual(versions(), ['1.7.0', '1.7.0', '1.7.0'])
   })
 })
