@@ -49,6 +49,9 @@ export class ToolPins {
   }
 
   async check(agentId: string, tools: readonly ToolDefinition[]): Promise<PinResult> {
+    // The whole set an agent sends every turn, confirmed at once: one string and one lookup per call.
+    const setKey = `${agentId}\u0000${JSON.stringify(tools.map((t) => [t.name, t.description ?? null, t.parameters ?? null]))}`
+    if (this.#confirmed.get(setKey) === '') return { pinned: [], changed: [] }
     const pinned: string[] = []
     const changed: string[] = []
     await Promise.all(
@@ -70,6 +73,7 @@ export class ToolPins {
         } else changed.push(tool.name)
       }),
     )
+    if (changed.length === 0) this.#confirmed.set(setKey, '')
     return { pinned: pinned.sort(), changed: changed.sort() }
   }
 
