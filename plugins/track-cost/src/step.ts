@@ -148,14 +148,14 @@ export class TrackCostStep implements StepInstance {
 
   async onUpstreamOutcome(ctx: OutcomeContext): Promise<void> {
     const { outcome, exchange, call } = ctx
+    // A retried call reports a second outcome; its estimate was held once.
     const hold = ctx.state.get(HOLD) as Hold | undefined
-    if (hold) {
-      // A retried call reports a second outcome; its estimate was held once.
-      ctx.state.delete(HOLD)
-      await this.#holds.release(hold)
+    ctx.state.delete(HOLD)
+    const release = async () => {
+      if (hold) await this.#holds.release(hold)
     }
     // A failed call is not billed by the providers gov speaks to.
-    if (outcome.kind !== 'success') return
+    if (outcome.kind !== 'success') return release()
     const reported = outcome.usage
     const estimated = reported?.inputTokens === undefined || reported?.outputTokens === undefined
     const inputTokens = reported?.inputTokens ?? this.#services.tokens.countRequest(exchange)
@@ -174,10 +174,16 @@ export class TrackCostStep implements StepInstance {
         level: 'public',
         detail: { model: exchange.model, input_tokens: inputTokens, output_tokens: outputTokens },
       })
-      return
+      return release()
     }
     this.#cost.inc(labels, usd)
-    if (usd > 0) await this.#ledger.add(call.agentId, this.#services.now(), this.#sessions.of(call), usd)
+    // One round trip; the spend is sent first, so for a moment the call counts twice, never zero times.
+    await Promise.all([
+      usd > 0
+        ? this.#ledger.add(call.agentId, this.#services.now(), this.#sessions.of(call), usd)
+        : undefined,
+      release(),
+    ])
     // No finding: a finding on every call would mark every call as flagged in the fleet overview.
     this.#services.logger.debug(
       {

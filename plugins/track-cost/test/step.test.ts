@@ -285,6 +285,17 @@ describe('track_cost: calls in flight', () => {
       ),
     )
     assert.equal(await inFlight(), 0)
+    const answeredState = new Map<string, unknown>()
+    await step.onRequest(makeRequestContext(exchange, { call: AGENT, state: answeredState }))
+    const answer = makeAnswer('ok', [], { model: 'model-a', usage: { inputTokens: 10, outputTokens: 10 } })
+    await step.onUpstreamOutcome(
+      makeOutcomeContext(
+        exchange,
+        { kind: 'success', status: 200, answer, usage: answer.usage, durationMs: 1 },
+        { call: AGENT, state: answeredState },
+      ),
+    )
+    assert.equal(await inFlight(), 0, 'a success releases its hold too')
     assert.equal((await request(step, big)).kind, 'continue', 'held, never released')
     c.t += 60_000
     assert.ok((await inFlight()) > 0.29, 'still held in the next bucket')
