@@ -124,7 +124,6 @@ for (const row of dev.rows) {
   for (const t of [devOverall, byProvider.get(args.includes('--by-rule') ? (row.rule_id ?? '?') : family)]) {
     countRow(t, row.label, kinds.length > 0, right)
   }
-  noteMiss(row, row.rule_id, kinds)
 }
 const devMs = (performance.now() - started) / dev.rows.length
 console.log(
@@ -135,7 +134,36 @@ console.log(
 )
 if (args.includes('--by-family') || args.includes('--by-rule')) console.log(`${byProvider.table()}\n`)
 
-// 3. secretlint on the same rows
+// 3. benign prompts and tool results (injection-train.jsonl label 0): how many would be changed
+const benign = loadRows('injection-train.jsonl')
+if ('rows' in benign) {
+  const byChannel = new Map<string, { flagged: number; total: number; kinds: Map<string, number> }>()
+  for (const row of benign.rows as Array<SecretRow & { channel?: string }>) {
+    if (row.label !== 0) continue
+    const kinds = await scan(row.text)
+    const channel = row.channel ?? 'user'
+    const tally = byChannel.get(channel) ?? { flagged: 0, total: 0, kinds: new Map() }
+    byChannel.set(channel, tally)
+    tally.total++
+    if (kinds.length) tally.flagged++
+    for (const kind of new Set(kinds.map((k) => k.split('/')[0])))
+      tally.kinds.set(kind, (tally.kinds.get(kind) ?? 0) + 1)
+  }
+  console.log(
+    '### benign texts with any finding (injection-train.jsonl, label 0; tool results include real passwords in JSON, which are hits)\n',
+  )
+  console.log('| channel | texts | with a finding | share | by kind |\n|---|---|---|---|---|')
+  for (const [channel, t] of byChannel) {
+    const kinds = [...t.kinds]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')
+    console.log(`| ${channel} | ${t.total} | ${t.flagged} | ${pct(t.flagged, t.total)} | ${kinds} |`)
+  }
+  console.log('')
+}
+
+// 4. secretlint on the same rows
 if (!args.includes('--no-secretlint')) {
   const lintRow = async (rows: readonly SecretRow[]) => {
     const t = newTally()

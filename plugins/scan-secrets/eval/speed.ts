@@ -6,11 +6,43 @@
  * for comparison.
  *
  *   node plugins/scan-secrets/dist/eval/speed.js [rounds]
+ *   node plugins/scan-secrets/dist/eval/speed.js --hostile [size]
+ *
+ * `--hostile` instead times the step on texts built to make the rules work
+ * hard (test/fixtures.ts hostileTexts, 200 KB by default): CPU time of
+ * onRequest with redaction, median of 5 fresh texts each.
  */
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import plugin, { resolveSettings } from '../src/index.js'
+import { hostileTexts } from '../test/fixtures.js'
 import { loadRows } from './dataset.js'
 import { secretlintScan } from './secretlint-check.js'
+
+if (process.argv[2] === '--hostile') {
+  const size = Number(process.argv[3] ?? 200_000)
+  const step = await plugin.create(resolveSettings({ action: 'redact' }), makeServices('scan_secrets'))
+  console.log(
+    `hostile texts of ${size} characters, CPU ms of onRequest (redact), median of 5, node ${process.version}`,
+  )
+  let worst = 0
+  for (const name of Object.keys(hostileTexts(size))) {
+    const samples: number[] = []
+    for (let i = 0; i < 5; i++) {
+      // A fresh text each time, so the cache never answers.
+      const text = `${i} ${hostileTexts(size)[name]}`
+      const ctx = makeRequestContext(makeExchange([{ source: 'user', text }]))
+      const before = process.cpuUsage()
+      await step.onRequest?.(ctx)
+      const used = process.cpuUsage(before)
+      samples.push((used.user + used.system) / 1000)
+    }
+    const median = samples.sort((a, b) => a - b)[2]
+    worst = Math.max(worst, median)
+    console.log(`${name.padEnd(26)} ${median.toFixed(1)} ms`)
+  }
+  console.log(`worst median: ${worst.toFixed(1)} ms`)
+  process.exit(0)
+}
 
 const rounds = Number(process.argv[2] ?? 5)
 

@@ -6,9 +6,10 @@ import { isPlaceholder } from './placeholder.js'
 import { PRIORITY, type RuleContext, type SecretRule } from './rule.js'
 
 /**
- * Findings one heuristic rule (generic assignments, named values, lone random
- * tokens) reports per text; it stops looking after that. Vendor-shaped rules
- * have no cap: each of their matches is a key. Rejected candidates cost a
+ * Findings one rule without a vendor shape (structural: headers, URLs, PEM,
+ * JWT; contextual; generic assignments, named values, lone random tokens)
+ * reports per text; it stops looking after that. Vendor-shaped rules have no
+ * cap: each of their matches is a key. Rejected candidates cost a
  * regex step and a shape check each, so the cap bounds the expensive part
  * (findings, overlap resolution, reports, redaction) of a hostile text made
  * of thousands of secret-looking assignments; a real text (a 200 KB config
@@ -110,8 +111,8 @@ export class SecretScanner {
   #runRule(rule: SecretRule, text: string, out: Detection[]): void {
     const pattern = rule.pattern
     pattern.lastIndex = 0
-    // Heuristic rules fire on words and assignments everywhere; their findings per text are capped (see README).
-    let left = rule.priority <= PRIORITY.contextual ? MAX_HEURISTIC_FINDINGS : Number.POSITIVE_INFINITY
+    // Rules without a vendor shape fire on words, headers and assignments everywhere; their findings per text are capped (see README).
+    let left = rule.priority < PRIORITY.provider ? MAX_HEURISTIC_FINDINGS : Number.POSITIVE_INFINITY
     for (let match = pattern.exec(text); match && left > 0; match = pattern.exec(text)) {
       if (match[0].length === 0) pattern.lastIndex++
       const span = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length]

@@ -102,3 +102,22 @@ export const P = {
   hvs: `hv${'s.'}`,
   dapi: `da${'pi'}`,
 }
+
+/** Texts of `size` characters built to make the rules work hard: repeated keywords, runs without delimiters, unterminated blocks, thousands of secret-looking assignments. */
+export function hostileTexts(size: number): Record<string, string> {
+  const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
+  return {
+    one_run: 'a'.repeat(size),
+    base64_run: b64(size),
+    repeated_assignment: fill('password='),
+    keyword_soup: fill('key: token secret '),
+    session_token_names: fill('sessiontoken='),
+    curl_without_user: fill('curl/'),
+    unterminated_private_key: `-----BEGIN RSA PRIVATE KEY-----\n${fill(`${alnum(63)}\n`)}`,
+    many_named_secrets: fill(`key ${alnum(40)} `),
+    many_json_keys: fill(`{"api_key":"${alnum(30)}"},`),
+    many_headers: fill('Authorization: Bearer '),
+    many_curl_users: fill('curl -u a:'),
+    many_url_credentials: fill('https://a:b@'),
+  }
+}

@@ -30,8 +30,8 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     kind: 'aws_session_token',
     keywords: ['session_token', 'sessiontoken', 'security-token', 'security_token'],
     names: 'aws_?session_?token|sessionToken|x-amz-security-token|security_token',
-    // Atomic (a look-ahead is never re-entered): a failed 2000-character value is not retried shorter at every length.
-    value: '(?=(?<sts>[A-Za-z0-9/+=]{100,2000}))\\k<sts>',
+    // `=` only as padding: with it inside the class, `sessionToken=sessionToken=…` would be one long candidate value per name.
+    value: '[A-Za-z0-9/+]{100,2000}={0,2}',
     minEntropy: 4.5,
   }),
   // "ABSK" + base64("BedrockAPIKey-…").

@@ -42,7 +42,8 @@ const SECRET_NOUNS = new Set([
 ])
 const PASSWORD_NOUNS = new Set(['password', 'passwords', 'passwd', 'pwd', 'passphrase'])
 /** One-word names that end in a secret noun (`NUGETAPIKEY`, `clickuppersonaltoken`). */
-const NOUN_SUFFIX = /(?:apikey|token|secret|password|passwd|accesskey|secretkey|privatekey)$/
+const NOUN_SUFFIX =
+  /(?:token|secret|password|passwd|(?:api|access|secret|private|storage|account|signing|master|auth|client|app|licen[sc]e|subscription|service|shared)key)$/
 
 /** Words before the noun that make it something else (`primary key`, `csrf token`, `public key`). */
 const NOT_SECRET_BEFORE = new Set([
@@ -137,6 +138,9 @@ const NOT_SECRET_AFTER = new Set([
   'process',
 ])
 
+/** Cheap test that a window may hold a secret noun at all. */
+const NOUN_NEARBY = /key|token|secret|pass|pwd|cred|bearer|authori/i
+
 /** Words near the value that say it is a digest or an identifier. */
 const DIGEST_WORDS = /\b(?:sha\d*|md5|hash|digest|checksum|integrity|commit|fingerprint|etag|uuid|guid)\b/i
 
@@ -153,7 +157,8 @@ function namedBefore(text: string, start: number): { password: boolean } | undef
     from--
   }
   const window = text.slice(from, start)
-  if (DIGEST_WORDS.test(window)) return undefined
+  // Most candidates have no secret noun nearby: one regex test, before any word splitting.
+  if (!NOUN_NEARBY.test(window) || DIGEST_WORDS.test(window)) return undefined
   const words = nameWords(window).slice(-6)
   for (let i = words.length - 1; i >= 0 && i >= words.length - 5; i--) {
     const word = words[i]
@@ -258,12 +263,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     score: 0.75,
     validate: (secret, match) => {
       const token = secret
-      // Cheapest checks first: most candidates are words that fail the shape test with no allocation.
-      if (!looksLikeNamedSecret(token, true) || VENDOR_PREFIX.test(token)) return false
+      // Cheapest checks first: most candidates have no secret noun before them (one regex test).
+      const named = namedBefore(match.input, match.index)
+      if (!named || !looksLikeNamedSecret(token, named.password) || VENDOR_PREFIX.test(token)) return false
       if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
         return false
-      const named = namedBefore(match.input, match.index)
-      if (!named || (!named.password && !looksLikeNamedSecret(token, false))) return false
       return { score: 0.75 }
     },
   }),
@@ -277,11 +281,12 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     score: 0.6,
     validate: (secret, match) => {
       const token = secret
+      // Lines of an armoured block are the most common lone candidates; the check is a lookup.
+      if (token.length < 20 || insideArmour(match.input, match.index)) return false
       if (!looksLikeLoneSecret(token) || VENDOR_PREFIX.test(token) || token.includes('..')) return false
       if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
         return false
-      if (insideArmour(match.input, match.index) || namedNotSecret(match.input, match.index)) return false
-      return { score: 0.6 }
+      return namedNotSecret(match.input, match.index) ? false : { score: 0.6 }
     },
   }),
 ]

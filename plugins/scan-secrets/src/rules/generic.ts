@@ -103,14 +103,42 @@ const TOKEN_DISQUALIFIERS = new Set([
   'start',
 ])
 
-/** Splits an identifier into lower-case words: `OPENAI_API_KEY`, `clientSecret`, `x-api-key`. */
+const isUpper = (c: number) => c >= 65 && c <= 90
+const isLower = (c: number) => c >= 97 && c <= 122
+const isDigit = (c: number) => c >= 48 && c <= 57
+
+/**
+ * Splits an identifier into lower-case words: `OPENAI_API_KEY`, `clientSecret`,
+ * `x-api-key`, `CSRFToken` → csrf, token. Trailing digits are dropped
+ * (`token3` → token). One pass over character codes: it runs on every
+ * candidate's look-back window.
+ */
 export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .map((w) => w.toLowerCase().replace(/\d+$/, ''))
-    .filter(Boolean)
+  const words: string[] = []
+  let start = -1
+  const flush = (end: number) => {
+    if (start < 0) return
+    let last = end
+    while (last > start && isDigit(name.charCodeAt(last - 1))) last--
+    if (last > start) words.push(name.slice(start, last).toLowerCase())
+    start = -1
+  }
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i)
+    if (!isUpper(c) && !isLower(c) && !isDigit(c)) {
+      flush(i)
+      continue
+    }
+    if (start >= 0 && isUpper(c)) {
+      const previous = name.charCodeAt(i - 1)
+      // aB, 1B: a new word; ABc: the last capital starts the next word.
+      if (isLower(previous) || isDigit(previous) || (isUpper(previous) && isLower(name.charCodeAt(i + 1))))
+        flush(i)
+    }
+    if (start < 0) start = i
+  }
+  flush(name.length)
+  return words
 }
 
 /** Whether a name marks its value as a secret, and whether as a password. */

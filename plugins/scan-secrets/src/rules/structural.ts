@@ -81,6 +81,25 @@ function validateUrlPassword(
 }
 
 /** `user:password` from a curl `-u` argument, quotes removed; the password, or the user when it is a bare token. */
+/** How far back from `-u` the `curl` of its command may be (continued lines included). */
+const CURL_WINDOW = 2000
+
+/** True when `-u` at `at` belongs to a curl command: `curl` earlier on its (backslash-continued) line. */
+function isCurlCommand(text: string, at: number): boolean {
+  const window = text.slice(Math.max(0, at - CURL_WINDOW), at)
+  let lineStart = window.length
+  for (;;) {
+    const newline = window.lastIndexOf('\n', lineStart - 1)
+    // A line ending in a backslash continues the command.
+    const continued =
+      newline > 0 &&
+      (window[newline - 1] === '\\' || (window[newline - 1] === '\r' && window[newline - 2] === '\\'))
+    lineStart = newline + 1
+    if (!continued || newline < 0) break
+  }
+  return /\bcurl\b/.test(window.slice(lineStart))
+}
+
 function validateCurlUser(secret: string): RuleVerdict {
   const cred = secret.replace(/^["']|["']$/g, '')
   if (isPlaceholder(cred, 'basic')) return false
@@ -210,10 +229,12 @@ export const STRUCTURAL_RULES: readonly SecretRule[] = [
     kind: 'basic_auth',
     keywords: ['curl'],
     pattern:
-      '\\bcurl\\b(?:[^\\n]|\\\\\\r?\\n){0,600}?\\s(?:-u|--user)(?:=|[ \\t]{1,5})["\']?(?<secret>"[^"\\n]{1,200}"(?::"[^"\\n]{0,200}")?|\'[^\'\\n]{1,200}\'|[^\\s"\'|;&]{1,200}?(?::(?:"[^"\\n]{0,200}"|\'[^\'\\n]{0,200}\'))?)["\']?(?=\\s|$)',
+      '(?<=\\s)(?:-u|--user)(?:=|[ \\t]{1,5})["\']?(?<secret>"[^"\\n]{1,200}"(?::"[^"\\n]{0,200}")?|\'[^\'\\n]{1,200}\'|[^\\s"\'|;&]{1,200}?(?::(?:"[^"\\n]{0,200}"|\'[^\'\\n]{0,200}\'))?)["\']?(?=\\s|$)',
     placeholders: 'none',
     priority: PRIORITY.contextual,
-    validate: validateCurlUser,
+    // The option is matched on its own and the command looked up behind it: a look-ahead from
+    // every `curl` to its `-u` would cost the whole window per occurrence of the word.
+    validate: (secret, match) => (isCurlCommand(match.input, match.index) ? validateCurlUser(secret) : false),
   }),
   patternRule({
     id: 'mysql-cli-password',
