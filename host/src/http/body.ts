@@ -76,13 +76,69 @@ function stringEnd(buffer: Buffer, start: number): number {
   }
 }
 
+const LETTER_U = 0x75
+
+/** The value of four hex digits at `at`, or -1. */
+function hex4(buffer: Buffer, at: number): number {
+  let value = 0
+  for (let i = at; i < at + 4; i++) {
+    const c = buffer[i] ?? 0
+    const digit =
+      c >= 0x30 && c <= 0x39
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1
+    if (digit < 0) return -1
+    value = value * 16 + digit
+  }
+  return value
+}
+
+function loneSurrogate(): GovError {
+  return new GovError(
+    'invalid_request',
+    'request body holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF outside a pair), which is not Unicode text',
+    400,
+  )
+}
+
+/**
+ * Throw 400 `invalid_request` when a JSON string holds a lone surrogate. JSON
+ * text may escape one (`"\ud800"`), but it is not Unicode: providers refuse
+ * it, and canonical JSON, `jsonb` and hashing of the text fail on it. Raw
+ * UTF-8 cannot carry one (invalid bytes decode to U+FFFD), so only `\u`
+ * escapes are checked, found with `indexOf` (most bodies have none).
+ */
+export function checkSurrogates(buffer: Buffer): void {
+  let at = buffer.indexOf('\\u', 0, 'latin1')
+  while (at >= 0) {
+    let slashes = 0
+    while (buffer[at - 1 - slashes] === BACKSLASH) slashes++
+    let next = at + 2
+    // An even run of backslashes before it means this backslash is itself escaped: not an escape.
+    if (slashes % 2 === 0) {
+      const unit = hex4(buffer, at + 2)
+      if (unit >= 0xd800 && unit <= 0xdbff) {
+        const low = buffer[at + 6] === BACKSLASH && buffer[at + 7] === LETTER_U ? hex4(buffer, at + 8) : -1
+        if (low < 0xdc00 || low > 0xdfff) throw loneSurrogate()
+        next = at + 12
+      } else if (unit >= 0xdc00 && unit <= 0xdfff) throw loneSurrogate()
+    }
+    at = buffer.indexOf('\\u', next, 'latin1')
+  }
+}
+
 /**
  * Parse a JSON body; 400 `invalid_request` when it nests deeper than
- * `maxDepth`, 400 `invalid_json` when it is not JSON, 400 `invalid_request`
- * when `requireObject` and it is not an object.
+ * `maxDepth` or holds a lone surrogate, 400 `invalid_json` when it is not
+ * JSON, 400 `invalid_request` when `requireObject` and it is not an object.
  */
 export function parseJson(buffer: Buffer, requireObject = true, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
   checkJsonDepth(buffer, maxDepth)
+  checkSurrogates(buffer)
   let value: unknown
   try {
     value = JSON.parse(buffer.toString('utf8'))

@@ -77,6 +77,17 @@ describe('deep bodies on the endpoints', () => {
     })
   }
 
+  // Before the check the prompt reached the steps, and dedupe failed closed on it: 500 GOV_ERR_STEP_FAILED.
+  for (const path of ['/v1/chat/completions', '/v1/messages'] as const) {
+    it(`${path}: a lone surrogate in the prompt is 400 invalid_request`, async () => {
+      const body = path === '/v1/messages' ? messagesBody('PLACEHOLDER') : chatBody('PLACEHOLDER')
+      const raw = JSON.stringify(body).replace('PLACEHOLDER', String.raw`half an emoji \ud83d`)
+      const res = await t.call(path, undefined, { key, raw })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'invalid_request')
+    })
+  }
+
   it('a body at a normal depth still passes', async () => {
     const res = await t.call(
       '/v1/chat/completions',
@@ -93,5 +104,34 @@ describe('deep bodies on the endpoints', () => {
     const res = await t.admin('POST', '/pipelines', raw)
     assert.equal(res.status, 400)
     assert.equal(res.body.error.code, 'invalid_request')
+  })
+})
+
+describe('lone surrogate escapes', () => {
+  const refused = (text: string) =>
+    assert.throws(
+      () => parseJson(Buffer.from(text)),
+      (error: unknown) =>
+        error instanceof GovError && error.code === 'invalid_request' && error.status === 400,
+    )
+
+  it('refuses a lone high or low surrogate, alone or followed by something else', () => {
+    for (const text of [
+      String.raw`{"a":"\ud800"}`,
+      String.raw`{"a":"x\uDBFFy"}`,
+      String.raw`{"a":"\udc00"}`,
+      String.raw`{"a":"\ud800\u0041"}`,
+      String.raw`{"a":"\ud800\\udc00"}`,
+      String.raw`{"\ud83d":1}`,
+    ]) {
+      refused(text)
+    }
+  })
+
+  it('accepts pairs (emoji as escapes), other escapes, and an escaped backslash before u', () => {
+    const value = parseJson(Buffer.from(String.raw`{"a":"\ud83d\ude00 \u00e9 \\ud800 \\\ud83d\ude00"}`)) as {
+      a: string
+    }
+    assert.equal(value.a, '😀 é \\ud800 \\😀')
   })
 })
