@@ -8,12 +8,10 @@ import { withDefaults } from '../src/settings.js'
 // Runs in its own process (one file per process), so the gazetteer starts unloaded.
 describe('ready()', () => {
   it('create returns at once; the name model loads in ready()', async () => {
-    const started = performance.now()
+    // "At once" is checked by what create did not do (load anything), not by a clock: timings flake on a busy machine.
     const step = (await plugin.create(withDefaults(), makeServices('detect_pii'))) as PiiStep
-    const createMs = performance.now() - started
     assert.equal(loadedGazetteer(), undefined)
     assert.equal(step.entitiesReady, false)
-    assert.ok(createMs < 50, `create took ${createMs} ms`)
     await step.ready()
     assert.equal(step.entitiesReady, true)
     const ctx = makeRequestContext(makeExchange([{ source: 'user', text: 'Ask Randy Shaw' }]))

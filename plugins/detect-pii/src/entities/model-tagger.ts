@@ -103,7 +103,9 @@ export function isEveryday(
   const everyday = from === to ? COMMON : COMMON | DICTIONARY
   for (let k = from; k <= to; k++) {
     const flags = flagsOf(tokens[k])
-    if (!(flags & everyday) || flags & (FIRST | LAST | PLACE | ORG_SUFFIX)) return false
+    // An organisation suffix counts only where suffixes go, at the end ("Royal Society", not "Society and …").
+    const suffix = k === to ? ORG_SUFFIX : 0
+    if (!(flags & everyday) || flags & (FIRST | LAST | PLACE | suffix)) return false
   }
   return true
 }
