@@ -188,6 +188,25 @@ describe('track_taint across two replicas on one Redis', {
       assert.equal(refused.body.error.code, 'taint_blocked')
       const elsewhere = await b.call('/v1/chat/completions', chat(SEND), { key, headers: session() })
       assert.equal(elsewhere.status, 200)
+
+      // Concurrent first sights through both replicas: the label is added exactly once (HSETNX on Redis).
+      const burst = session()
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? a : b).call('/v1/chat/completions', chat(`mail ${EMAIL} now`), { key, headers: burst }),
+        ),
+      )
+      assert.deepEqual(
+        results.map((r) => r.status),
+        [200, 200, 200, 200, 200, 200],
+      )
+      const added = async (t: TestGateway) =>
+        Number(
+          (await t.admin('GET', '/metrics')).text.match(/gov_taint_labels_total\{label="pii"\} (\d+)/)?.[1] ??
+            0,
+        )
+      // One pii label for the first session above, one for the burst.
+      assert.equal((await added(a)) + (await added(b)), 2)
     } finally {
       await a.close()
       await b.close()

@@ -59,18 +59,20 @@ export class ToolPins {
         const key = `pin:${encodeURIComponent(agentId)}:${encodeURIComponent(tool.name)}`
         const hash = this.#hash(tool)
         if (this.#confirmed.get(key) === hash) return
-        if (await this.#kv.setIfAbsent(key, hash, this.#ttlMs)) {
-          pinned.push(tool.name)
-          this.#confirmed.set(key, hash)
+        // At most two rounds: a pin can expire between `setIfAbsent` and `get`, then this sight is a first one.
+        for (let round = 0; round < 2; round++) {
+          if (await this.#kv.setIfAbsent(key, hash, this.#ttlMs)) {
+            pinned.push(tool.name)
+            this.#confirmed.set(key, hash)
+            return
+          }
+          const stored = await this.#kv.get(key)
+          if (stored === undefined) continue
+          if (stored === hash) this.#confirmed.set(key, hash)
+          else changed.push(tool.name)
           return
         }
-        const stored = await this.#kv.get(key)
-        if (stored === hash) this.#confirmed.set(key, hash)
-        else if (stored === undefined && (await this.#kv.setIfAbsent(key, hash, this.#ttlMs))) {
-          // The pin expired between the two reads: this definition is the new first sight.
-          pinned.push(tool.name)
-          this.#confirmed.set(key, hash)
-        } else changed.push(tool.name)
+        changed.push(tool.name)
       }),
     )
     if (changed.length === 0) this.#confirmed.set(setKey, '')
