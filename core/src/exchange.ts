@@ -4,8 +4,8 @@
  * it and may edit text in place.
  */
 
-/** Vendor formats the host speaks. */
-export type Vendor = 'openai' | 'anthropic'
+/** Vendor formats the host speaks: OpenAI Chat Completions, Anthropic Messages, OpenAI Responses. */
+export type Vendor = 'openai' | 'anthropic' | 'openai-responses'
 
 /** Where a piece of text came from. */
 export type MessageSource = 'system' | 'user' | 'assistant' | 'tool'

@@ -2,6 +2,7 @@ import { type DependencyContainer, instanceCachingFactory, container as rootCont
 import type { VendorAdapter } from './adapters/adapter.js'
 import { AnthropicAdapter } from './adapters/anthropic-adapter.js'
 import { OpenAiAdapter } from './adapters/openai-adapter.js'
+import { ResponsesAdapter } from './adapters/responses-adapter.js'
 import { AgentActivity } from './agents/activity.js'
 import { AgentService } from './agents/agent-service.js'
 import { Invalidator } from './agents/invalidator.js'
@@ -65,6 +66,7 @@ export const TOKENS = {
 export interface Adapters {
   openai: VendorAdapter
   anthropic: VendorAdapter
+  responses: VendorAdapter
 }
 
 /** What exists before the container: read from the environment and connected at start. */
@@ -154,6 +156,7 @@ export function buildContainer(
   single<Adapters>(TOKENS.Adapters, () => ({
     openai: new OpenAiAdapter(),
     anthropic: new AnthropicAdapter(),
+    responses: new ResponsesAdapter(),
   }))
   single(
     TOKENS.Guard,

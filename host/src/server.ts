@@ -29,6 +29,7 @@ export function buildRouter(c: DependencyContainer): Router {
   const adapters = c.resolve<Adapters>(TOKENS.Adapters)
   router.on('POST', '/v1/chat/completions', (req, res) => gateway.handle(adapters.openai, req, res))
   router.on('POST', '/v1/messages', (req, res) => gateway.handle(adapters.anthropic, req, res))
+  router.on('POST', '/v1/responses', (req, res) => gateway.handle(adapters.responses, req, res))
   registerModelRoutes(router, {
     gateway,
     adapters,

@@ -125,6 +125,46 @@ export const ANTHROPIC_TOOL_OPS: ToolOps = {
   withFeedback: feedbackTurns,
 }
 
+/** OpenAI Responses: flat tools, `function_call` output items. */
+export const RESPONSES_TOOL_OPS: ToolOps = {
+  toolChoice(body) {
+    const choice = body.tool_choice
+    if (choice === 'auto' || choice === 'none' || choice === 'required') return { mode: choice }
+    if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string')
+      return { mode: 'tool', name: choice.name }
+    return undefined
+  },
+  removeTools(body, names) {
+    const nameOf = (t: unknown) =>
+      isRecord(t) ? (typeof t.name === 'string' ? t.name : typeof t.type === 'string' ? t.type : '') : ''
+    filterArray(body, 'tools', (t) => !names.has(nameOf(t)))
+    const choice = this.toolChoice(body)
+    if (body.tools === undefined || (choice?.mode === 'tool' && names.has(choice.name ?? ''))) {
+      delete body.tool_choice
+      if (body.tools === undefined) delete body.parallel_tool_calls
+    }
+  },
+  removeToolCall(body, id) {
+    const output = arrayOf(body.output).filter(
+      (item) => !(isRecord(item) && item.type === 'function_call' && item.call_id === id),
+    )
+    body.output = output
+    return !output.some((item) => isRecord(item) && item.type === 'function_call')
+  },
+  withFeedback(body, answerText, feedback) {
+    const input =
+      typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : arrayOf(body.input)
+    return {
+      ...body,
+      input: [
+        ...input,
+        { role: 'assistant', content: answerText || '(empty answer)' },
+        { role: 'user', content: feedback },
+      ],
+    }
+  },
+}
+
 /** The Exchange over parsed request data, with the vendor's tool operations. */
 export function bindExchange(data: ExchangeData, ops: ToolOps): Exchange {
   let tools: readonly ToolDefinition[] = data.tools
@@ -171,7 +211,8 @@ export function bindAnswer(data: AnswerData, ops: ToolOps): Answer {
       const p = parts.indexOf(call?.arguments)
       if (p >= 0) parts.splice(p, 1)
       if (ops.removeToolCall(data.body, id)) {
-        finishReason = data.vendor === 'anthropic' ? 'end_turn' : 'stop'
+        finishReason =
+          data.vendor === 'anthropic' ? 'end_turn' : data.vendor === 'openai' ? 'stop' : 'completed'
       }
     },
   }

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { renderResponsesSse } from '../adapters/responses-stream.js'
 import {
   anthropicEchoBody,
   anthropicEchoSse,
@@ -108,6 +110,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       writeJson(res, 200, modelList(req.headers['anthropic-version'] !== undefined))
       return
     }
+    if (req.method === 'POST' && path === '/v1/responses') {
+      await answerResponses(req, res, body)
+      return
+    }
     const vendor = VENDOR_PATHS[path]
     if (!vendor || req.method !== 'POST') {
       writeJson(
@@ -159,6 +165,27 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       else writeJson(res, 200, openAiEchoBody(input))
     } else if (stream) writeSse(res, 200, anthropicEchoSse(input))
     else writeJson(res, 200, anthropicEchoBody(input))
+  }
+
+  /** The Responses API: queued answers, else an echo of the last user text (a `send_message` call with `[mock:tool_echo]`). */
+  async function answerResponses(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      writeJson(res, 401, errorBody('openai', 401, 'invalid_request_error', 'Incorrect API key provided'))
+      return
+    }
+    const parsed =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : {}
+    const stream = wantsStream(parsed)
+    const queued = queue.shift()
+    if (queued) {
+      await answerQueued(res, queued, stream)
+      return
+    }
+    const answer = responsesEchoBody(parsed)
+    if (stream) writeSse(res, 200, renderResponsesSse(answer))
+    else writeJson(res, 200, answer)
   }
 
   async function answerQueued(res: ServerResponse, queued: MockResponse, stream: boolean) {
@@ -235,6 +262,65 @@ function writeSse(res: ServerResponse, status: number, sse: string, headers: Rec
   res.writeHead(status, { ...SSE_HEADERS, ...headers })
   res.write(sse)
   res.end()
+}
+
+/** The last user text of a Responses request: `input` as a string, or the last user message's text parts. */
+function responsesUserText(body: Record<string, unknown>): string {
+  if (typeof body.input === 'string') return body.input
+  const items = Array.isArray(body.input) ? body.input : []
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as Record<string, unknown> | null
+    if (!item || typeof item !== 'object') continue
+    if (item.type === 'function_call_output' && typeof item.output === 'string') return item.output
+    if (item.role !== 'user') continue
+    if (typeof item.content === 'string') return item.content
+    if (Array.isArray(item.content)) {
+      return item.content
+        .map((p) =>
+          p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+            ? (p as { text: string }).text
+            : '',
+        )
+        .join('\n')
+    }
+  }
+  return ''
+}
+
+/** The echo answer of the Responses API. */
+function responsesEchoBody(body: Record<string, unknown>): Record<string, unknown> {
+  const text = responsesUserText(body)
+  const id = randomBytes(8).toString('hex')
+  const item =
+    findDirective(text) === 'tool_echo'
+      ? {
+          id: `fc_${id}`,
+          type: 'function_call',
+          status: 'completed',
+          call_id: `call_${id}`,
+          name: 'send_message',
+          arguments: JSON.stringify({ text }),
+        }
+      : {
+          id: `msg_${id}`,
+          type: 'message',
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text, annotations: [] }],
+        }
+  return {
+    id: `resp_${id}`,
+    object: 'response',
+    created_at: 1_700_000_000,
+    status: 'completed',
+    model: typeof body.model === 'string' ? body.model : 'mock-model',
+    output: [item],
+    usage: {
+      input_tokens: Math.ceil(text.length / 4),
+      output_tokens: Math.ceil(text.length / 4),
+      total_tokens: Math.ceil(text.length / 2),
+    },
+  }
 }
 
 /** The models the mock serves: `GET /v1/models` in the OpenAI format, or Anthropic's when it sends `anthropic-version`. */

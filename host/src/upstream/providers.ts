@@ -23,6 +23,7 @@ export class ProviderRouter {
   readonly #openai: Provider
   readonly #anthropic: Provider
   readonly #anthropicOpenAi: Provider
+  readonly #openaiResponses: Provider
 
   constructor(urls: { openaiBaseUrl: string; anthropicBaseUrl: string }) {
     this.#openai = {
@@ -39,6 +40,7 @@ export class ProviderRouter {
       path: '/v1/messages',
       keyName: 'ANTHROPIC_API_KEY',
     }
+    this.#openaiResponses = { ...this.#openai, format: 'openai-responses', path: '/responses' }
     this.#anthropicOpenAi = {
       ...this.#anthropic,
       name: 'anthropic-openai',
@@ -49,6 +51,16 @@ export class ProviderRouter {
 
   route(format: Vendor, model: string): Provider {
     const anthropicModel = /^claude[-.]/i.test(model)
+    if (format === 'openai-responses') {
+      if (anthropicModel) {
+        throw new GovError(
+          'model_not_supported',
+          `model "${model}" is not served by the Responses API; call it through /v1/messages or /v1/chat/completions`,
+          400,
+        )
+      }
+      return this.#openaiResponses
+    }
     if (format === 'openai') return anthropicModel ? this.#anthropicOpenAi : this.#openai
     if (!anthropicModel && /^(gpt-|o\d|chatgpt-|text-|davinci|babbage)/i.test(model)) {
       throw new GovError(
