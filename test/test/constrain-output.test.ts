@@ -187,6 +187,21 @@ describe('constrain_output through the gateway', () => {
     }
   })
 
+  it('refuses at pipeline creation a deny pattern RE2 cannot run and a schema that does not compile', async () => {
+    for (const settings of [
+      { deny_patterns: ['ok', '(?=lookahead)x'] },
+      { json_schema: { type: 'no-such-type' } },
+    ]) {
+      const res = await t.admin('POST', '/pipelines', {
+        pipeline_id: 'co-bad',
+        preset: 'standard',
+        overrides: { constrain_output: settings },
+      })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'GOV_ERR_STEP_SETTINGS_INVALID')
+    }
+  })
+
   it('refuses the call when the retried answer is wrong too', async () => {
     for (const [vendor, stream] of modes) {
       t.mock.enqueue(answer(vendor, WRONG, stream))

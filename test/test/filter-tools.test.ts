@@ -164,6 +164,16 @@ describe('filter_tools through the gateway', () => {
     )
   })
 
+  it('refuses at pipeline creation an argument rule that is not a JSON Schema', async () => {
+    const res = await t.admin('POST', '/pipelines', {
+      pipeline_id: 'tools-bad',
+      preset: 'standard',
+      overrides: { filter_tools: { argument_rules: { send_message: { type: 'no-such-type' } } } },
+    })
+    assert.equal(res.status, 400)
+    assert.equal(res.body.error.code, 'GOV_ERR_STEP_SETTINGS_INVALID')
+  })
+
   it('drops a call to a tool not allowed from the answer with on_denied_call: drop (both vendors, streamed)', async () => {
     const text = '[mock:tool_echo] hello there'
     const answer = await dropOpenai.chat.completions.create({

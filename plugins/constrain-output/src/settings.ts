@@ -1,4 +1,23 @@
 import { type Static, Type } from '@gov/core'
+import { compilePattern } from './deny-patterns.js'
+import { compileSettingSchema } from './schemas.js'
+
+/**
+ * A check for `Type.Refine` that runs `compile` and passes when it does not
+ * throw, so pipeline creation refuses what `create` would (400
+ * GOV_ERR_STEP_SETTINGS_INVALID naming the problem) instead of the first call.
+ */
+function compiles<T>(compile: (value: T) => unknown): [(value: T) => boolean, (value: T) => string] {
+  const problem = (value: T): string | undefined => {
+    try {
+      compile(value)
+      return undefined
+    } catch (err) {
+      return (err as Error).message
+    }
+  }
+  return [(value) => problem(value) === undefined, (value) => problem(value) ?? 'invalid']
+}
 
 /** Settings of the constrain_output step. `{}` is valid: every property has a default. */
 export const ConstrainOutputSettingsSchema = Type.Object(
@@ -9,17 +28,26 @@ export const ConstrainOutputSettingsSchema = Type.Object(
       default: 0,
       description: 'Longest answer text allowed, in characters (UTF-16 code units); 0 means no limit',
     }),
-    json_schema: Type.Unknown({
-      default: null,
-      description:
-        'A JSON Schema the answer text must parse and validate against (null: none). Applies to answers with text',
-    }),
-    deny_patterns: Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
-      default: [],
-      maxItems: 200,
-      description:
-        'Patterns the answer text must not match, in RE2 syntax (linear-time matching): `source` or `/source/flags` with flags i, s, m',
-    }),
+    json_schema: Type.Refine(
+      Type.Unknown({
+        default: null,
+        description:
+          'A JSON Schema the answer text must parse and validate against (null: none). Applies to answers with text',
+      }),
+      ...compiles((schema: unknown) => schema === null || compileSettingSchema(schema)),
+    ),
+    deny_patterns: Type.Array(
+      Type.Refine(
+        Type.String({ minLength: 1, maxLength: 1000 }),
+        ...compiles((pattern: string) => compilePattern(pattern, 0)),
+      ),
+      {
+        default: [],
+        maxItems: 200,
+        description:
+          'Patterns the answer text must not match, in RE2 syntax (linear-time matching): `source` or `/source/flags` with flags i, s, m',
+      },
+    ),
     honour_response_format: Type.Boolean({
       default: true,
       description:

@@ -1,4 +1,22 @@
 import { type Static, Type } from '@gov/core'
+import { ArgumentRules } from './argument-rules.js'
+
+/**
+ * A check for `Type.Refine` that runs `compile` and passes when it does not
+ * throw, so pipeline creation refuses what `create` would (400
+ * GOV_ERR_STEP_SETTINGS_INVALID naming the problem) instead of the first call.
+ */
+function compiles<T>(compile: (value: T) => unknown): [(value: T) => boolean, (value: T) => string] {
+  const problem = (value: T): string | undefined => {
+    try {
+      compile(value)
+      return undefined
+    } catch (err) {
+      return (err as Error).message
+    }
+  }
+  return [(value) => problem(value) === undefined, (value) => problem(value) ?? 'invalid']
+}
 
 /** Settings of the filter_tools step. `{}` is valid: every property has a default. */
 export const FilterToolsSettingsSchema = Type.Object(
@@ -18,11 +36,14 @@ export const FilterToolsSettingsSchema = Type.Object(
       description:
         'A tool call in the answer that is not allowed or fails its argument rule: block (403 tool_not_allowed) or drop it from the answer',
     }),
-    argument_rules: Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.Unknown(), {
-      default: {},
-      description:
-        'Tool-name glob → JSON Schema the arguments of a matching tool call must satisfy (every matching rule applies)',
-    }),
+    argument_rules: Type.Refine(
+      Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.Unknown(), {
+        default: {},
+        description:
+          'Tool-name glob → JSON Schema the arguments of a matching tool call must satisfy (every matching rule applies)',
+      }),
+      ...compiles((rules: Record<string, unknown>) => new ArgumentRules(rules)),
+    ),
     pin: Type.Boolean({
       default: false,
       description:
