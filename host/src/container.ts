@@ -15,6 +15,7 @@ import { PluginRegistry } from './chain/plugin-registry.js'
 import type { GovConfig } from './config.js'
 import { BusFlights } from './flights/bus-flights.js'
 import { CallRecorder } from './gateway/call-recorder.js'
+import { ConversationSessions } from './gateway/conversation-sessions.js'
 import { GatewayHandler } from './gateway/gateway-handler.js'
 import { HealthService } from './health/health-service.js'
 import type { KvHandle } from './kv/create-kv.js'
@@ -226,6 +227,7 @@ export function buildContainer(
       knownFlags: () =>
         new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
       record: (summary) => recorder.record(summary),
+      conversations: new ConversationSessions(c.resolve<KvHandle>(TOKENS.Kv).kv),
     })
   })
   override?.(c)

@@ -76,6 +76,33 @@ describe('POST /v1/responses (openai SDK)', () => {
     assert.equal(second.output_text, 'sent')
   })
 
+  it('continues a conversation by reference: placeholders carry across turns without X-Gov-Session', async () => {
+    const first = await openai.responses.create({ model: 'gpt-4o-mini', input: `My email is ${EMAIL}` })
+    assert.equal(first.output_text, `My email is ${EMAIL}`)
+    const second = await openai.responses.create({
+      model: 'gpt-4o-mini',
+      previous_response_id: first.id,
+      input: 'And cc bob.smith@example.org please',
+    })
+    const sent = JSON.stringify(t.mock.requests.at(-1)?.body)
+    assert.match(sent, /<EMAIL_ADDRESS_2>/, 'a new value in the same conversation gets the next placeholder')
+    assert.equal(second.output_text, 'And cc bob.smith@example.org please')
+    const third = await openai.responses.create({
+      model: 'gpt-4o-mini',
+      previous_response_id: second.id,
+      input: 'Write to <EMAIL_ADDRESS_1>',
+    })
+    assert.equal(third.output_text, `Write to ${EMAIL}`, 'an earlier turn’s placeholder restores')
+    const otherKey = await t.createAgent('resp-other', 'resp')
+    const other = new OpenAI({ apiKey: otherKey, baseURL: `${t.url}/v1`, maxRetries: 0 })
+    const theirs = await other.responses.create({
+      model: 'gpt-4o-mini',
+      previous_response_id: second.id,
+      input: 'Write to <EMAIL_ADDRESS_1>',
+    })
+    assert.equal(theirs.output_text, 'Write to <EMAIL_ADDRESS_1>', 'another agent naming the response gets nothing')
+  })
+
   it('refuses a bad key and a model it cannot serve, in the OpenAI error format', async () => {
     const bad = new OpenAI({ apiKey: 'gov_wrong', baseURL: `${t.url}/v1`, maxRetries: 0 })
     await assert.rejects(

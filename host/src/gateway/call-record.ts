@@ -55,6 +55,8 @@ export class CallRecord {
   /** True when the answer came from upstream (not from a step's `respond`); a retry needs one. */
   fromUpstream = false
   tokenId: string | undefined
+  /** True when the session came from a conversation reference, not from `X-Gov-Session`. */
+  derivedSession = false
 
   constructor(
     readonly adapter: VendorAdapter,

@@ -28,6 +28,7 @@ import type { TokenService } from '../tokens/token-service.js'
 import type { ProviderRouter } from '../upstream/providers.js'
 import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
 import { CallRecord, type CallSummary } from './call-record.js'
+import type { ConversationSessions } from './conversation-sessions.js'
 import { applyFlags, parseFlags } from './flags.js'
 
 export type { CallSummary } from './call-record.js'
@@ -54,6 +55,8 @@ export interface GatewayDeps {
   knownFlags: () => ReadonlySet<string>
   /** Records a finished call (activity, metrics, log, audit) before its answer is released. */
   record: (summary: CallSummary) => Promise<void>
+  /** Sessions of conversations the provider holds (Responses API). */
+  conversations: ConversationSessions
 }
 
 /** Thrown inside the walk to answer the caller early with a coded error. */
@@ -98,7 +101,7 @@ export class GatewayHandler {
       rec.agent = await this.authenticate(req)
       await this.#readBody(rec, req)
       rec.chain = await this.#resolveChain(rec)
-      this.#bindCall(rec, req)
+      await this.#bindCall(rec, req)
       await this.#route(rec)
       const verdict = await this.#run(rec, 'request')
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
@@ -145,12 +148,20 @@ export class GatewayHandler {
   }
 
   /** Flags, mode and session; then the Exchange (over a copy in observe mode, so nothing edited leaves). */
-  #bindCall(rec: CallRecord, req: IncomingMessage): void {
+  async #bindCall(rec: CallRecord, req: IncomingMessage): Promise<void> {
     const chain = rec.chain as Chain
     const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags)
-    const session = req.headers['x-gov-session']
+    let session = req.headers['x-gov-session']
     if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
       throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
+    }
+    if (session === undefined && rec.adapter.vendor === 'openai-responses' && rec.body) {
+      rec.derivedSession = true
+      session = await this.deps.conversations.derive(
+        (rec.agent as NonNullable<CallRecord['agent']>).agent_id,
+        rec.body,
+        rec.requestId,
+      )
     }
     rec.call = {
       requestId: rec.requestId,
@@ -332,6 +343,9 @@ export class GatewayHandler {
   }
 
   async #mintToken(rec: CallRecord): Promise<void> {
+    if (rec.derivedSession && rec.call?.sessionId) {
+      await this.deps.conversations.remember(rec.call.agentId, rec.answerBody?.id, rec.call.sessionId)
+    }
     const minted = await this.deps.tokens.mint(
       grantOf({
         call: rec.call as NonNullable<CallRecord['call']>,
