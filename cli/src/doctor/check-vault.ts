@@ -26,7 +26,8 @@ function jwtExpiry(jwt: string): number | undefined {
 interface Attempt {
   method: 'jwt' | 'token'
   ok: boolean
-  reached: boolean
+  /** Whether Vault answered: undefined when the attempt never got to ask (JWT file unreadable or expired). */
+  reached: boolean | undefined
   line: CheckResult
 }
 
@@ -36,7 +37,7 @@ async function tryJwt(
   timeoutMs: number,
   now: number,
 ): Promise<Attempt> {
-  const fail = (detail: string, code: string | undefined, reached: boolean): Attempt => ({
+  const fail = (detail: string, code: string | undefined, reached: boolean | undefined): Attempt => ({
     method: 'jwt',
     ok: false,
     reached,
@@ -49,18 +50,18 @@ async function tryJwt(
     return fail(
       `VAULT_JWT_PATH ${s.jwtPath} cannot be read (${codeOf(err) ?? messageOf(err)}): is the workload identity agent writing it, and is the file mounted into this container?`,
       codeOf(err),
-      false,
+      undefined,
     )
   }
   const exp = jwtExpiry(jwt)
   if (exp === undefined)
-    return fail(`${s.jwtPath} does not hold a JWT with an exp claim`, 'GOV_ERR_VAULT_AUTH_FAILED', false)
+    return fail(`${s.jwtPath} does not hold a JWT with an exp claim`, 'GOV_ERR_VAULT_AUTH_FAILED', undefined)
   const left = exp - Math.floor(now / 1000)
   if (left <= 0) {
     return fail(
       `${s.jwtPath} holds a JWT that expired ${-left} s ago: the file is not being refreshed (it lives 5 minutes); check the workload identity agent`,
       'GOV_ERR_VAULT_AUTH_FAILED',
-      false,
+      undefined,
     )
   }
   try {
@@ -165,11 +166,10 @@ export async function checkVault(
   const out: CheckResult[] = []
   const plain = new URL(settings.addr).protocol === 'http:'
   const tls = plain ? 'plain http' : `TLS${settings.caCert ? ', CA from VAULT_CACERT' : ''}`
-  const reached = attempts.some((a) => a.reached)
-  const unreachableOnly = !reached && attempts.every((a) => !a.ok)
-  // A JWT that could not even be read says nothing about reachability; ask the token attempt, if any.
-  const triedNetwork = attempts.some((a) => a.reached || a.line.detail.includes('did not answer'))
-  if (unreachableOnly && triedNetwork) {
+  const reached = attempts.some((a) => a.reached === true)
+  // Vault is out of reach when every attempt that asked it got no answer (a JWT file problem asks nothing).
+  const unreachable = !reached && attempts.some((a) => a.reached === false)
+  if (unreachable) {
     out.push(
       result(
         'vault',
