@@ -100,7 +100,11 @@ describe('POST /v1/responses (openai SDK)', () => {
       previous_response_id: second.id,
       input: 'Write to <EMAIL_ADDRESS_1>',
     })
-    assert.equal(theirs.output_text, 'Write to <EMAIL_ADDRESS_1>', 'another agent naming the response gets nothing')
+    assert.equal(
+      theirs.output_text,
+      'Write to <EMAIL_ADDRESS_1>',
+      'another agent naming the response gets nothing',
+    )
   })
 
   it('refuses a bad key and a model it cannot serve, in the OpenAI error format', async () => {

@@ -13,7 +13,8 @@ import type { GatewayHandler } from './gateway-handler.js'
 /** How long a provider's model list is reused. */
 const LIST_TTL_MS = 60_000
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
-const SERVED = 'gov serves POST /v1/chat/completions, POST /v1/messages, POST /v1/responses and GET /v1/models'
+const SERVED =
+  'gov serves POST /v1/chat/completions, POST /v1/messages, POST /v1/responses and GET /v1/models'
 
 interface ModelList {
   readonly body: Record<string, unknown>
