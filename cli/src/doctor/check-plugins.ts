@@ -65,7 +65,7 @@ export async function checkPlugins(input: {
             'plugins',
             step.name,
             'warn',
-            `${step.packageName}: ${reason}; pipelines list the step and skip it`,
+            `${step.packageName}: ${reason}; pipelines list the step and skip it until it is installed (npm install ${step.packageName})`,
           ),
         )
       }
@@ -133,6 +133,6 @@ async function resolvePreset(baseUrl: string, adminKey: string, preset: string):
   }
   const active = body.steps.filter((s) => s.status === 'active').map((s) => s.name)
   const skipped = body.steps.filter((s) => s.status === 'missing').map((s) => s.name)
-  const detail = `${active.length} of ${body.steps.length} steps run${skipped.length ? `; skipped (not installed): ${skipped.join(', ')}` : ''}`
+  const detail = `${active.length} of ${body.steps.length} steps run${skipped.length ? `; skipped (not installed, see the plugins lines): ${skipped.join(', ')}` : ''}`
   return result('presets', preset, skipped.length ? 'warn' : 'ok', detail)
 }
