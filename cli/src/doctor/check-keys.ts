@@ -43,7 +43,7 @@ export async function checkKeys(secrets: SecretSource, production: boolean): Pro
             'keys',
             key.name,
             'warn',
-            `unset: calls routed to ${key.provider} are answered 502 provider_not_configured`,
+            `unset: calls routed to ${key.provider} are answered 502 provider_not_configured; set ${key.name}${secrets.kind === 'vault' ? ' in Vault' : ''} if agents use ${key.provider}`,
           ),
     )
   }
