@@ -13,10 +13,6 @@ import OpenAI from 'openai'
 import { skipWithoutScaleOut, unique, withTwoReplicas } from './replicas.js'
 
 const SERVER_ERROR = { status: 500, json: { error: { message: 'boom', type: 'server_error', code: null } } }
-const OVERLOADED = {
-  status: 529,
-  json: { type: 'error', error: { type: 'overloaded_error', message: 'busy' } },
-}
 
 function openAiError(err: unknown) {
   assert.ok(err instanceof OpenAI.APIError, String(err))
@@ -77,21 +73,11 @@ describe('break_circuit through the gateway', () => {
     assert.match(metrics.text, /gov_circuit_state\{provider="openai",model="gpt-4o"\} 1/)
   })
 
-  it('OpenAI stream: connection resets open the circuit too, and a stream is refused before it starts', async () => {
-    for (let i = 0; i < 2; i++) {
-      t.mock.enqueue({ destroy: true })
-      await assert.rejects(openai.chat.completions.create({ ...chat('gpt-4.1'), stream: true }))
-    }
-    await assert.rejects(openai.chat.completions.create({ ...chat('gpt-4.1'), stream: true }), (err) => {
-      assert.equal(openAiError(err).code, 'circuit_open')
-      return true
-    })
-  })
-
   it('4xx answers are the caller’s fault and never open the circuit', async () => {
+    // A recorded error, named in the prompt: no queued answer can be left for the next test.
+    const bad = { model: 'gpt-4.1-mini', messages: [{ role: 'user' as const, content: '[mock:error_400]' }] }
     for (let i = 0; i < 3; i++) {
-      t.mock.enqueue({ status: 400, json: { error: { message: 'bad', type: 'invalid_request_error' } } })
-      await assert.rejects(openai.chat.completions.create(chat('gpt-4.1-mini')), (err) => {
+      await assert.rejects(openai.chat.completions.create(bad), (err) => {
         assert.equal(openAiError(err).status, 400)
         return true
       })
@@ -108,9 +94,12 @@ describe('break_circuit through the gateway', () => {
       max_tokens: 50,
       messages: [{ role: 'user' as const, content: 'hello' }],
     }
+    const overloaded = { ...body, messages: [{ role: 'user' as const, content: '[mock:error_529]' }] }
     for (let i = 0; i < 2; i++) {
-      t.mock.enqueue(OVERLOADED)
-      await assert.rejects(anthropic.messages.create(body))
+      await assert.rejects(anthropic.messages.create(overloaded), (err) => {
+        assert.equal(anthropicError(err).status, 529)
+        return true
+      })
     }
     await assert.rejects(anthropic.messages.create(body), (err) => {
       const e = anthropicError(err)
@@ -120,6 +109,18 @@ describe('break_circuit through the gateway', () => {
     })
     await assert.rejects(anthropic.messages.stream(body).finalMessage(), (err) => {
       assert.equal(anthropicError(err).code, 'circuit_open')
+      return true
+    })
+  })
+
+  // Last: a queued answer a reset leaves behind cannot reach another test.
+  it('OpenAI stream: connection resets open the circuit too, and a stream is refused before it starts', async () => {
+    for (let i = 0; i < 2; i++) {
+      t.mock.enqueue({ destroy: true })
+      await assert.rejects(openai.chat.completions.create({ ...chat('gpt-4.1'), stream: true }))
+    }
+    await assert.rejects(openai.chat.completions.create({ ...chat('gpt-4.1'), stream: true }), (err) => {
+      assert.equal(openAiError(err).code, 'circuit_open')
       return true
     })
   })
