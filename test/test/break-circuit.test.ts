@@ -73,6 +73,22 @@ describe('break_circuit through the gateway', () => {
     assert.match(metrics.text, /gov_circuit_state\{provider="openai",model="gpt-4o"\} 1/)
   })
 
+  it('bad settings are refused when the pipeline is created', async () => {
+    for (const overrides of [
+      { break_circuit: { failure_threshold: 0 } },
+      { break_circuit: { open_s: 'soon' } },
+    ]) {
+      const res = await t.admin('POST', '/pipelines', {
+        pipeline_id: 'bad-circuit',
+        preset: 'standard',
+        overrides,
+      })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'GOV_ERR_STEP_SETTINGS_INVALID')
+      assert.equal(res.body.error.details.step, 'break_circuit')
+    }
+  })
+
   it('4xx answers are the caller’s fault and never open the circuit', async () => {
     // A recorded error, named in the prompt: no queued answer can be left for the next test.
     const bad = { model: 'gpt-4.1-mini', messages: [{ role: 'user' as const, content: '[mock:error_400]' }] }

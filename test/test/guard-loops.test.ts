@@ -131,6 +131,19 @@ describe('guard_loops through the gateway', () => {
     assert.deepEqual(verdicts, ['ok', 'ok', 'ok', 'ok', 'ok', 'loop_detected'])
   })
 
+  it('bad settings are refused when the pipeline is created', async () => {
+    for (const overrides of [{ guard_loops: { cycle_by: 'args' } }, { guard_loops: { max_repeats: -1 } }]) {
+      const res = await t.admin('POST', '/pipelines', {
+        pipeline_id: 'bad-loops',
+        preset: 'standard',
+        overrides,
+      })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'GOV_ERR_STEP_SETTINGS_INVALID')
+      assert.equal(res.body.error.details.step, 'guard_loops')
+    }
+  })
+
   it('without X-Gov-Session the agent is the scope', async () => {
     await openai.chat.completions.create(ask('no session call'))
     await openai.chat.completions.create(ask('no session call'))

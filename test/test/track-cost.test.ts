@@ -148,6 +148,23 @@ describe('track_cost through the gateway', () => {
     )
   })
 
+  it('bad settings are refused when the pipeline is created, with the step and the path', async () => {
+    for (const overrides of [
+      { track_cost: { budgets: { agent_daily_usd: -1 } } },
+      { track_cost: { prices: { 'my-model': { input: 1 } } } },
+      { track_cost: { unknown_model: 'maybe' } },
+    ]) {
+      const res = await t.admin('POST', '/pipelines', {
+        pipeline_id: 'bad-cost',
+        preset: 'standard',
+        overrides,
+      })
+      assert.equal(res.status, 400)
+      assert.equal(res.body.error.code, 'GOV_ERR_STEP_SETTINGS_INVALID')
+      assert.equal(res.body.error.details.step, 'track_cost')
+    }
+  })
+
   it('the spend endpoint needs the admin key', async () => {
     assert.equal((await t.admin('GET', '/agents/cost-agent/spend', undefined, { key: null })).status, 401)
   })
