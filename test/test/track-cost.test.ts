@@ -148,7 +148,7 @@ describe('track_cost through the gateway', () => {
     )
   })
 
-  it('bad settings are refused when the pipeline is created, with the step and the path', async () => {
+  it('bad settings are refused when the pipeline is created, naming the step', async () => {
     for (const overrides of [
       { track_cost: { budgets: { agent_daily_usd: -1 } } },
       { track_cost: { prices: { 'my-model': { input: 1 } } } },
