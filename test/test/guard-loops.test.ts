@@ -165,7 +165,10 @@ describe('guard_loops through the gateway', () => {
     assert.equal(t.mock.requests.length, sent, 'no upstream call')
     const view = await t.admin('GET', '/sessions/turns-agent/turns-1')
     assert.equal(view.status, 200)
-    assert.equal(JSON.stringify(view.body).includes('"turns":3'), true, view.text)
+    assert.equal(view.body.steps.guard_loops.turns, 3)
+    assert.equal((await t.admin('DELETE', '/sessions/turns-agent/turns-1')).status, 204)
+    const fresh = await turnsClient.chat.completions.create(plain, session('turns-1'))
+    assert.equal(fresh.object, 'chat.completion', 'a cleared session starts counting again')
   })
 })
 

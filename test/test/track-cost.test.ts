@@ -94,6 +94,19 @@ describe('track_cost through the gateway', () => {
     close((await spendOf(t, 'cost-agent')).today_usd, expected)
   })
 
+  it('a session’s spend shows in the admin session view', async () => {
+    const answer = await openai.chat.completions.create(chat('in a session'), {
+      headers: { 'x-gov-session': 'priced-session' },
+    })
+    const view = await t.admin('GET', '/sessions/cost-agent/priced-session')
+    assert.equal(view.status, 200)
+    close(
+      view.body.steps.track_cost.spent_usd,
+      costOf(answer.usage!.prompt_tokens, answer.usage!.completion_tokens),
+    )
+    assert.equal(view.body.steps.track_cost.budget_usd, null)
+  })
+
   it('refuses a call whose estimate (max_tokens) would exceed the budget, before the provider, with what is left', async () => {
     const key = await t.createAgent('estimate-agent', 'budget')
     const client = new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 })
