@@ -5,7 +5,7 @@
  * sample). Run by hand: node plugins/detect-pii/dist/eval/speed.js
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { type AnalyzerOptions, analyzeChunk, analyzeTextNow } from '../src/analyze-text.js'
 import { sharedGazetteer } from '../src/gazetteer-loader.js'
 import { ENTITY_TYPES, PII_TYPES } from '../src/pii-types.js'
 import { DEFAULT_PHONE_REGIONS } from '../src/settings.js'
@@ -74,3 +74,32 @@ measure('all types, built-in prose sample', [SAMPLE.repeat(2).slice(0, 1024)], {
   types: new Set(PII_TYPES),
   gazetteer,
 })
+
+// Hostile and long inputs: the cost must grow linearly with the text (issue 12). CPU time, so a busy
+// machine inflates it less than wall time.
+const HOSTILE: Record<string, (n: number) => string> = {
+  'one word': (n) => 'a'.repeat(n),
+  'base64-like': (n) =>
+    Buffer.from(Array.from({ length: Math.ceil((n * 3) / 4) }, (_, i) => (i * 7919 + (i >> 7)) % 256))
+      .toString('base64')
+      .slice(0, n),
+  'capitalised names': (n) => 'Anna Berg '.repeat(n / 10),
+  '"a." runs': (n) => 'a.'.repeat(n / 2),
+  'backtick runs': (n) => '`a'.repeat(n / 2),
+}
+console.log('\nCPU ms for hostile texts of 250 KB / 500 KB / 1 MB (analyzeTextNow, all types)\n')
+console.log('| input | 250 KB | 500 KB | 1 MB |')
+console.log('|---|---:|---:|---:|')
+const all = { ...base, types: new Set(PII_TYPES), gazetteer }
+analyzeTextNow('Anna Berg '.repeat(10_000), all)
+for (const [label, make] of Object.entries(HOSTILE)) {
+  const cells: string[] = []
+  for (const size of [250_000, 500_000, 1_000_000]) {
+    const text = make(size)
+    const before = process.cpuUsage()
+    analyzeTextNow(text, all)
+    const used = process.cpuUsage(before)
+    cells.push(((used.user + used.system) / 1000).toFixed(0))
+  }
+  console.log(`| ${label} | ${cells.join(' | ')} |`)
+}
