@@ -62,7 +62,7 @@ function answerCase(rng: Rng, transcript: Transcript): MockResponse {
   return { json: mutated, ...mislabel }
 }
 
-describe('fuzzed provider answers never get a 5xx from gov other than upstream_*', () => {
+describe('fuzzed provider answers never get a 5xx from gov other than upstream_* and circuit_open', () => {
   let t: TestGateway
   let light: string
   let standard: string
@@ -87,17 +87,22 @@ describe('fuzzed provider answers never get a 5xx from gov other than upstream_*
       const vendor = transcript.name.split('/')[0]
       t.mock.enqueue(answerCase(rng, transcript))
       const stream = { stream: rng.chance(0.5) }
+      // A prompt of its own per case: dedupe must not coalesce or replay one case's answer into another.
+      const prompt = `hello ${i}`
       const res =
         vendor === 'openai'
-          ? await t.call('/v1/chat/completions', chatBody('hello', stream), {
+          ? await t.call('/v1/chat/completions', chatBody(prompt, stream), {
               key: rng.chance(0.8) ? light : standard,
             })
-          : await t.call('/v1/messages', messagesBody('hello', stream), {
+          : await t.call('/v1/messages', messagesBody(prompt, stream), {
               key: rng.chance(0.8) ? light : standard,
             })
       const code = String(res.body?.error?.code ?? '')
       codes.set(`${res.status} ${code}`, (codes.get(`${res.status} ${code}`) ?? 0) + 1)
-      const upstreamFault = (res.status === 502 || res.status === 504) && code.startsWith('upstream_')
+      // A broken provider is 502/504 upstream_*; after a run of them break_circuit answers 503 circuit_open.
+      const upstreamFault =
+        ((res.status === 502 || res.status === 504) && code.startsWith('upstream_')) ||
+        (res.status === 503 && code === 'circuit_open')
       if (res.status >= 500 && !upstreamFault)
         failures.push(`#${i} ${transcript.name}: ${res.status} ${res.text.slice(0, 200)}`)
     }
