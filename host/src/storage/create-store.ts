@@ -6,6 +6,7 @@
 import { connectPglite } from './connect-pglite.js'
 import { CLIENT_GRACE_MS, connectPostgres } from './connect-postgres.js'
 import { MemoryStore } from './memory-store.js'
+import { withOutageErrors } from './outage-errors.js'
 import { SqlStore } from './sql-store.js'
 import type { StorageSettings } from './storage-settings.js'
 import { DEFAULT_STORAGE_SETTINGS } from './storage-settings.js'
@@ -26,25 +27,31 @@ export interface CreateStoreOptions extends Partial<StorageSettings> {
   onError?: (error: Error) => void
 }
 
-/** Build the store; call `init()` on it to connect and apply migrations. */
+/**
+ * Build the store; call `init()` on it to connect and apply migrations. On
+ * PostgreSQL an operation that fails for an outage (unreachable, past its
+ * deadline, terminated) rejects with 503 `storage_unavailable`.
+ */
 export function createStore(options: CreateStoreOptions = {}): Store {
   const { databaseUrl, dataDir, schema, onError } = options
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STORAGE_SETTINGS.statementTimeoutMs
   if (databaseUrl) {
-    return new SqlStore(
-      'postgres',
-      () =>
-        connectPostgres({
-          url: databaseUrl,
-          statementTimeoutMs,
-          ...(schema ? { schema } : {}),
-          ...(onError ? { onError } : {}),
-          ...(options.acquireTimeoutMs ? { acquireTimeoutMs: options.acquireTimeoutMs } : {}),
-          ...(options.poolMax ? { poolMax: options.poolMax } : {}),
-          ...(options.applicationName ? { applicationName: options.applicationName } : {}),
-        }),
-      // The client's own bound on one statement: the server's timeout plus the grace connectPostgres gives it.
-      statementTimeoutMs + CLIENT_GRACE_MS,
+    return withOutageErrors(
+      new SqlStore(
+        'postgres',
+        () =>
+          connectPostgres({
+            url: databaseUrl,
+            statementTimeoutMs,
+            ...(schema ? { schema } : {}),
+            ...(onError ? { onError } : {}),
+            ...(options.acquireTimeoutMs ? { acquireTimeoutMs: options.acquireTimeoutMs } : {}),
+            ...(options.poolMax ? { poolMax: options.poolMax } : {}),
+            ...(options.applicationName ? { applicationName: options.applicationName } : {}),
+          }),
+        // The client's own bound on one statement: the server's timeout plus the grace connectPostgres gives it.
+        statementTimeoutMs + CLIENT_GRACE_MS,
+      ),
     )
   }
   if (dataDir) {

@@ -15,6 +15,7 @@ import { AuditErrorCodes } from '../../src/audit/audit-errors.js'
 import { AuditTrail } from '../../src/audit/audit-trail.js'
 import { connectPostgres } from '../../src/storage/connect-postgres.js'
 import { createStore } from '../../src/storage/create-store.js'
+import { STORAGE_UNAVAILABLE } from '../../src/storage/outage-errors.js'
 import { readSqlError } from '../../src/storage/sql-errors.js'
 import type { Store } from '../../src/storage/store.js'
 import { chatBody, onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
@@ -118,7 +119,12 @@ describe('postgres store under faults', { skip: skipWithoutDatabase }, () => {
     const results = await Promise.all(work)
     assert.ok(terminated > 0, 'some of gov’s backends were terminated')
     for (const result of results) {
-      if (result instanceof GovError) assert.equal(result.code, AuditErrorCodes.UNAVAILABLE)
+      if (result instanceof Error) {
+        // Appends fail as audit_unavailable, reads as storage_unavailable: both 503, nothing uncoded.
+        assert.ok(result instanceof GovError, String(result))
+        assert.ok([AuditErrorCodes.UNAVAILABLE, STORAGE_UNAVAILABLE].includes(result.code), result.code)
+        assert.equal(result.status, 503)
+      }
     }
     assert.ok(errors.length > 0, 'connection errors went to onError instead of crashing the process')
     // Later work succeeds on fresh connections and the chain is whole.
@@ -182,6 +188,29 @@ describe('postgres store under faults', { skip: skipWithoutDatabase }, () => {
     }
     await append
     assert.equal(trail.writable(), true)
+  })
+
+  it('answers a read held up by a table lock with 503 storage_unavailable, and data errors as before', async () => {
+    const { store, schema } = await open({ statementTimeoutMs: 300 })
+    const locker = new pg.Client({ connectionString: url })
+    await locker.connect()
+    try {
+      await locker.query('begin')
+      await locker.query(`lock table "${schema}".agents in access exclusive mode`)
+      const error = await store.listAgents().then(
+        () => assert.fail('expected storage_unavailable'),
+        (e: unknown) => e,
+      )
+      assert.ok(error instanceof GovError)
+      assert.equal(error.code, STORAGE_UNAVAILABLE)
+      assert.equal(error.status, 503)
+    } finally {
+      await locker.end()
+    }
+    assert.deepEqual(await store.listAgents(), [])
+    const input = { pipeline_id: 'dup', preset: 'standard', overrides: {}, allow_flags: [] }
+    await store.createPipeline(input)
+    await assert.rejects(store.createPipeline(input), { code: 'conflict', status: 409 })
   })
 
   it('bounds a stalled statement (pg_sleep) by the statement timeout', async () => {
