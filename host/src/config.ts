@@ -35,6 +35,8 @@ export interface GovConfig {
   upstreamTimeoutMs: number
   /** Largest upstream answer read; larger ones get 502 `upstream_answer_too_large` (`GOV_MAX_ANSWER_BYTES`). */
   maxAnswerBytes: number
+  /** Keep-alive interval of a streamed answer gov holds back while it checks (`GOV_STREAM_KEEPALIVE_MS`); 0 = none. */
+  streamKeepAliveMs: number
   maxBodyBytes: number
   /** Deepest nesting of arrays/objects in a JSON request body (`GOV_MAX_JSON_DEPTH`). */
   maxJsonDepth: number
@@ -113,6 +115,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
     defaultPreset: plain(env, 'GOV_DEFAULT_PRESET') ?? 'standard',
     upstreamTimeoutMs: integer(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
     maxAnswerBytes: integer(env, 'GOV_MAX_ANSWER_BYTES', DEFAULT_MAX_ANSWER_BYTES, 1024) as number,
+    streamKeepAliveMs: integer(env, 'GOV_STREAM_KEEPALIVE_MS', 10_000, 0) as number,
     maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
     maxJsonDepth: integer(env, 'GOV_MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8) as number,
     tokens: readTokenSettings(env),

@@ -7,6 +7,7 @@ import type { Chain } from '../chain/chain.js'
 import { CallState } from '../chain/chain-runner.js'
 import type { AgentRecord } from '../storage/store.js'
 import type { Provider } from '../upstream/providers.js'
+import type { HeldStream } from './held-stream.js'
 
 /** What the gateway tells observers about a finished call (audit trail, metrics, overview). */
 export interface CallSummary {
@@ -55,6 +56,8 @@ export class CallRecord {
   /** True when the answer came from upstream (not from a step's `respond`); a retry needs one. */
   fromUpstream = false
   tokenId: string | undefined
+  /** A streamed answer being held back (keep-alives while checks run). */
+  held: HeldStream | undefined
   /** True when the session came from a conversation reference, not from `X-Gov-Session`. */
   derivedSession = false
 

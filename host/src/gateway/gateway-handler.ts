@@ -30,6 +30,7 @@ import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-clie
 import { CallRecord, type CallSummary } from './call-record.js'
 import type { ConversationSessions } from './conversation-sessions.js'
 import { applyFlags, parseFlags } from './flags.js'
+import { HeldStream } from './held-stream.js'
 
 export type { CallSummary } from './call-record.js'
 
@@ -103,6 +104,8 @@ export class GatewayHandler {
       rec.chain = await this.#resolveChain(rec)
       await this.#bindCall(rec, req)
       await this.#route(rec)
+      if (rec.exchange?.stream)
+        rec.held = new HeldStream(res, adapter, rec.headers, this.deps.config.streamKeepAliveMs)
       const verdict = await this.#run(rec, 'request')
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
       else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
@@ -366,6 +369,8 @@ export class GatewayHandler {
     const exchange = rec.exchange as Exchange
     if (exchange.stream) {
       const sse = rec.adapter.toSse(body, rec.adapter.sseOptions(exchange))
+      if (rec.held?.open) return rec.held.finish(sse, rec.headers)
+      rec.held?.stop()
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
@@ -379,10 +384,14 @@ export class GatewayHandler {
   /** Every refusal and error: recorded, then answered in the caller's vendor format. */
   async #fail(rec: CallRecord, res: ServerResponse, err: unknown): Promise<void> {
     delete rec.headers['x-gov-token']
+    rec.held?.stop()
     if (err instanceof ProviderError) {
       rec.outcome = 'error'
       const upstream = err.upstream
       if (!(await this.#record(rec, res, upstream.status))) return
+      if (rec.held?.open) {
+        return rec.held.fail(upstream.status, 'upstream_error', `the provider answered ${upstream.status}`)
+      }
       res.writeHead(upstream.status, {
         'content-type': upstream.contentType || 'application/json',
         'content-length': String(upstream.body.length),
@@ -398,6 +407,7 @@ export class GatewayHandler {
     if (err instanceof Refusal && err.byStep) this.deps.tokens.countRefusedCall()
     if (err instanceof Refusal && err.headers) Object.assign(rec.headers, err.headers)
     if (!(await this.#record(rec, res, e.status))) return
+    if (rec.held?.open) return rec.held.fail(e.status, e.code, e.message)
     sendJson(res, e.status, rec.adapter.errorBody(e.status, e.code, e.message), rec.headers)
   }
 
@@ -417,7 +427,9 @@ export class GatewayHandler {
     } catch (err) {
       const e = toGovError(err)
       delete rec.headers['x-gov-token']
-      sendJson(res, e.status, rec.adapter.errorBody(e.status, e.code, e.message), rec.headers)
+      rec.held?.stop()
+      if (rec.held?.open) rec.held.fail(e.status, e.code, e.message)
+      else sendJson(res, e.status, rec.adapter.errorBody(e.status, e.code, e.message), rec.headers)
       return false
     }
   }
