@@ -42,6 +42,8 @@ export function withOutageErrors(store: Store): Store {
     get(target, property) {
       const value = Reflect.get(target, property, target)
       if (typeof value !== 'function') return value
+      // Start-up and shutdown keep the driver's own error: the operator needs its detail (host, reason).
+      if (property === 'init' || property === 'close') return value.bind(target)
       return (...args: unknown[]) => {
         const result = (value as (...a: unknown[]) => unknown).apply(target, args)
         return result instanceof Promise ? result.catch(rethrowOutage) : result
