@@ -77,7 +77,8 @@ export function tagWithModel(
     const dot = last.dot && span.type === 'ORGANIZATION' && ABBREVIATIONS.has(last.key) ? 1 : 0
     out.push({
       type:
-        span.type !== 'LOCATION' && isPlaceName(text, tokens, span.from, span.to, lexicon)
+        span.type !== 'LOCATION' &&
+        (isPlaceName(text, tokens, span.from, span.to, lexicon) || placeAfterCue(tokens, span, flagsOf))
           ? 'LOCATION'
           : span.type,
       start: tokens[span.from].start,
@@ -164,6 +165,16 @@ function trimPronoun(tokens: readonly Token[], span: TaggedSpan): TaggedSpan | u
   const last = tokens[span.to]
   if (last.end - last.start !== 1 || last.key !== 'i' || last.dot) return span
   return span.to > span.from ? { ...span, to: span.to - 1 } : undefined
+}
+
+// Prepositions after which a known place name is the place, not a person or firm of that name ("in Geneva").
+const PLACE_PREPOSITIONS = new Set(['in', 'near', 'from', 'to', 'aus', 'nach', 'en', 'à', 'i', 'w', 'v', 'u'])
+
+/** True when a one-word name that the gazetteers know as a place follows "in", "from", "near", …. */
+function placeAfterCue(tokens: readonly Token[], span: TaggedSpan, flagsOf: (t: Token) => number): boolean {
+  if (span.from !== span.to || span.from === 0 || !(flagsOf(tokens[span.from]) & PLACE)) return false
+  const before = tokens[span.from - 1]
+  return !before.cap && PLACE_PREPOSITIONS.has(before.key) && tokens[span.from].start - before.end === 1
 }
 
 /** True when every word of the span is a technology or product word. */
