@@ -88,6 +88,11 @@ const POSITIVES: Array<[string, string, string]> = [
   ['log line', 'generic_secret', `[DEBUG] Using Key=${random(LOWER36, 32)}\n[INFO] 200 OK`],
   ['one-word variable name', 'generic_secret', `$env:CLICKUPPERSONALTOKEN = "pk_${alnum(36)}"`],
   ['k8s env value under its name', 'generic_secret', `  - name: ACME_API_KEY\n    value: "${alnum(32)}"`],
+  [
+    'curl -u on the third continued line',
+    'basic_auth',
+    `curl https://api.internal.corp/v1/jobs \\\n  -H "Accept: application/json" \\\n  -u deploy:${alnum(20)} \\\n  -d @job.json`,
+  ],
   ['lone random token', 'high_entropy_string', alnum(40)],
   ['lone base36 token', 'high_entropy_string', random(LOWER36, 32).replace(/^[a-z]/, 'q1')],
 ]

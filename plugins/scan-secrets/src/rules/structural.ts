@@ -87,15 +87,16 @@ const CURL_WINDOW = 2000
 /** True when `-u` at `at` belongs to a curl command: `curl` earlier on its (backslash-continued) line. */
 function isCurlCommand(text: string, at: number): boolean {
   const window = text.slice(Math.max(0, at - CURL_WINDOW), at)
-  let lineStart = window.length
-  for (;;) {
-    const newline = window.lastIndexOf('\n', lineStart - 1)
-    // A line ending in a backslash continues the command.
+  let lineStart = 0
+  // Walk back line by line while the line before ends in a backslash; each step moves strictly left.
+  for (let from = window.length - 1; ; ) {
+    const newline = window.lastIndexOf('\n', from)
+    lineStart = newline + 1
     const continued =
       newline > 0 &&
       (window[newline - 1] === '\\' || (window[newline - 1] === '\r' && window[newline - 2] === '\\'))
-    lineStart = newline + 1
-    if (!continued || newline < 0) break
+    if (!continued) break
+    from = newline - 1
   }
   return /\bcurl\b/.test(window.slice(lineStart))
 }
