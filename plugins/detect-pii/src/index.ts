@@ -11,6 +11,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
 export { PII_WORKER_FAILED } from './analysis-pool.js'
 export type { Gazetteer } from './entities/gazetteer.js'
+export { PII_MODEL_INVALID } from './entities/ner-model.js'
 export { PII_BLOCK_CODE, PiiStep, type PiiStepOptions } from './pii-step.js'
 export { type Detection, ENTITY_TYPES, PII_LEVELS, PII_TYPES, type PiiType } from './pii-types.js'
 export {

@@ -129,3 +129,32 @@ describe('hostile input', () => {
     }
   })
 })
+
+describe('model file', () => {
+  it('refuses a damaged model file with a coded error', async () => {
+    const { decodeModel, PII_MODEL_INVALID } = await import('../src/entities/ner-model.js')
+    for (const bytes of [
+      Buffer.from('not a model'),
+      Buffer.concat([Buffer.from('GOVNER2\0'), Buffer.alloc(40)]),
+    ])
+      assert.throws(
+        () => decodeModel(bytes),
+        (err: { code?: string; status?: number }) => err.code === PII_MODEL_INVALID && err.status === 500,
+      )
+  })
+
+  it('round-trips weights through half precision within 0.1 %', async () => {
+    const { quantise, dequantise } = await import('../src/entities/ner-model.js')
+    const weights = Float32Array.from([0, 1, -1, 0.001234, -57.25, 3000.5])
+    const back = dequantise(quantise(weights))
+    for (let k = 0; k < weights.length; k++)
+      assert.ok(Math.abs(back[k] - weights[k]) <= Math.abs(weights[k]) * 0.001, `${weights[k]} → ${back[k]}`)
+  })
+})
+
+describe('social handles', () => {
+  it('reads an @handle in prose as a person, not a decorator in code', () => {
+    assert.deepEqual(found('Thanks @jsmith for the review.'), ['PERSON:jsmith'])
+    assert.deepEqual(found("@app.route('/users')\ndef users(): pass"), [])
+  })
+})

@@ -239,7 +239,6 @@ console.log(`calibration, float weights: ${measure(calibration, averaged)}`)
 
 const codes = quantise(averaged)
 const quantised = dequantise(codes)
-const scale = 1
 console.log(`calibration, half-precision weights: ${measure(calibration, quantised)}`)
 
 // Temperature: the one that minimises the negative log-likelihood of the gold tag on calibration tokens.
@@ -249,8 +248,7 @@ for (const doc of calibration) {
     const gold = doc.gold[i]
     if (gold === IGNORE || !allowed(prev, gold)) return
     const logits: number[] = []
-    for (let c = 0; c < TAG_COUNT; c++)
-      logits.push(allowed(prev, c) ? scores[c] * scale : Number.NEGATIVE_INFINITY)
+    for (let c = 0; c < TAG_COUNT; c++) logits.push(allowed(prev, c) ? scores[c] : Number.NEGATIVE_INFINITY)
     samples.push({ logits, gold })
   })
 }

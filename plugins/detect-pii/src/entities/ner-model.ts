@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { ARTICLE, PARTICLE, PLACE } from './lexicon.js'
+import { GovError } from '@gov/core'
+import { ARTICLE, PARTICLE } from './lexicon.js'
 import {
   hashLower,
   MAX_FEATURES,
@@ -90,13 +91,17 @@ export function encodeModel(model: StoredModel): Buffer {
   return Buffer.concat([header, body])
 }
 
-/** Reads a model written by {@link encodeModel}; throws on a file that is not one. */
+/** Code of the error thrown when the shipped model file is missing or damaged. */
+export const PII_MODEL_INVALID = 'GOV_ERR_PII_MODEL_INVALID'
+
+/** Reads a model written by {@link encodeModel}; throws {@link PII_MODEL_INVALID} on a file that is not one. */
 export function decodeModel(bytes: Buffer): NerModel {
   if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC)
-    throw new Error('not a gov NER model file')
+    throw new GovError(PII_MODEL_INVALID, 'not a gov NER model file', 500)
   const bits = bytes.readUInt8(8)
   const size = (1 << bits) * TAG_COUNT
-  if (bytes.length !== HEADER_BYTES + size * 2) throw new Error('NER model file has the wrong length')
+  if (bytes.length !== HEADER_BYTES + size * 2)
+    throw new GovError(PII_MODEL_INVALID, 'NER model file has the wrong length', 500, { bytes: bytes.length })
   const codes = new Uint16Array(size)
   for (let k = 0; k < size; k++) codes[k] = bytes.readUInt16LE(HEADER_BYTES + k * 2)
   return { bits, scale: 1 / bytes.readFloatLE(16), weights: dequantise(codes) }
@@ -297,9 +302,4 @@ export function spansOf(result: TagResult): TaggedSpan[] {
     i = j + 1
   }
   return out
-}
-
-/** True when a flag set names a place. */
-export function isPlaceFlag(flags: number): boolean {
-  return (flags & PLACE) !== 0
 }
