@@ -8,6 +8,7 @@ import type { AuditTrail } from './audit/audit-trail.js'
 import { registerPolicyRoutes } from './auth/policy-routes.js'
 import type { GovConfig } from './config.js'
 import { type Adapters, TOKENS } from './container.js'
+import { registerCountTokensRoute } from './gateway/count-tokens-route.js'
 import type { GatewayHandler } from './gateway/gateway-handler.js'
 import { registerModelRoutes } from './gateway/model-routes.js'
 import { registerHealthRoutes } from './health/health-routes.js'
@@ -30,6 +31,12 @@ export function buildRouter(c: DependencyContainer): Router {
   router.on('POST', '/v1/chat/completions', (req, res) => gateway.handle(adapters.openai, req, res))
   router.on('POST', '/v1/messages', (req, res) => gateway.handle(adapters.anthropic, req, res))
   router.on('POST', '/v1/responses', (req, res) => gateway.handle(adapters.responses, req, res))
+  registerCountTokensRoute(router, {
+    gateway,
+    adapters,
+    tokens: c.resolve(TOKENS.TokenCounter),
+    maxBodyBytes: config.maxBodyBytes,
+  })
   registerModelRoutes(router, {
     gateway,
     adapters,
