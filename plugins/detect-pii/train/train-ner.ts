@@ -2,7 +2,7 @@
  * Trains the named-entity model shipped in `model/ner.bin` on
  * ../shared/datasets/pii-train.jsonl, offline:
  *
- *   npx tsc -b plugins/detect-pii && node plugins/detect-pii/dist/train/train-ner.js [--epochs 6] [--bits 18]
+ *   npx tsc -b plugins/detect-pii && node plugins/detect-pii/dist/train/train-ner.js [--epochs 4] [--rate 0.1] [--bits 18]   (the defaults made model/ner.bin; the run is deterministic)
  *
  * A greedy left-to-right tagger (tags O, B/I-PER, B/I-ORG, B/I-LOC) learnt
  * by multinomial logistic regression (AdaGrad) over hashed token features (`src/entities/ner-features.ts`):
@@ -54,7 +54,7 @@ const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`)
   return at > 0 ? Number(process.argv[at + 1]) : fallback
 }
-const EPOCHS = arg('epochs', 6)
+const EPOCHS = arg('epochs', 4)
 const BITS = arg('bits', 18)
 const IGNORE = 255
 const TYPE_TAG: Record<string, number> = { PERSON: 1, ORGANIZATION: 3, LOCATION: 5 }
@@ -198,7 +198,7 @@ function spans(tags: Uint8Array): Set<string> {
 // Multinomial logistic regression by AdaGrad, on the tokens the runtime scores, with the tags the runtime
 // would have predicted before them (so training sees its own mistakes, as the greedy tagger will).
 const squares = new Float64Array(size).fill(1e-8)
-const RATE = arg('rate', 0.2)
+const RATE = arg('rate', 0.1)
 const probs = new Float64Array(TAG_COUNT)
 for (let epoch = 0; epoch < EPOCHS; epoch++) {
   shuffle(train, epoch + 1)
