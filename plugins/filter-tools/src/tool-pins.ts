@@ -16,11 +16,18 @@ export interface PinResult {
  * definition sent with keys in another order is the same definition.
  */
 export function definitionHash(tool: ToolDefinition): string {
-  const text = canonicalize({
+  const definition = {
     name: tool.name,
     description: tool.description ?? null,
     parameters: tool.parameters ?? null,
-  })
+  }
+  let text: string | undefined
+  try {
+    text = canonicalize(definition)
+  } catch {
+    // RFC 8785 refuses lone surrogates; plain JSON escapes them (`\ud800`), still one text per definition.
+    text = JSON.stringify(definition)
+  }
   return createHash('sha256')
     .update(text ?? '')
     .digest('hex')
@@ -56,7 +63,8 @@ export class ToolPins {
     const changed: string[] = []
     await Promise.all(
       tools.map(async (tool) => {
-        const key = `pin:${encodeURIComponent(agentId)}:${encodeURIComponent(tool.name)}`
+        // JSON of the name: unique for any string, lone surrogates included (encodeURIComponent throws on them).
+        const key = `pin:${encodeURIComponent(agentId)}:${JSON.stringify(tool.name)}`
         const hash = this.#hash(tool)
         if (this.#confirmed.get(key) === hash) return
         // At most two rounds: a pin can expire between `setIfAbsent` and `get`, then this sight is a first one.

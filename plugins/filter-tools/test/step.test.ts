@@ -198,6 +198,13 @@ describe('filter_tools: pinned definitions', () => {
     assert.equal(second.verdict.kind === 'block' && second.verdict.code, 'tool_definition_changed')
   })
 
+  it('pins any tool name, lone surrogates included', async () => {
+    const { step } = makeStep({ pin: true, on_definition_change: 'block' })
+    assert.equal((await call(step, 'agent-a', [tool('odd\ud800name', 'v1 \udc00')])).verdict.kind, 'continue')
+    const changed = await call(step, 'agent-a', [tool('odd\ud800name', 'v2')])
+    assert.equal(changed.verdict.kind === 'block' && changed.verdict.code, 'tool_definition_changed')
+  })
+
   it('pins exactly one of two concurrent first sights', async () => {
     const shared = makeServices('filter_tools')
     const a = makeStep({ pin: true }, shared).step
