@@ -30,14 +30,23 @@ export function answerText(answer: Answer): string {
   return text
 }
 
-/** The JSON Schema the request itself asks for: OpenAI `response_format`, Anthropic `output_format`. */
+/** Any JSON object: what OpenAI's JSON mode (`response_format: {type: 'json_object'}`) promises. */
+const JSON_OBJECT = { type: 'object' }
+
+/**
+ * The JSON Schema the request itself asks for: OpenAI `response_format`
+ * (`json_schema` with a schema, or `json_object` → any object), Anthropic
+ * `output_format` (`json_schema`). A `json_schema` without a schema asks for
+ * nothing gov can check.
+ */
 export function requestedSchema(body: Record<string, unknown>): { found: boolean; schema?: unknown } {
   const format = (body.response_format ?? body.output_format) as Record<string, unknown> | undefined
-  if (typeof format !== 'object' || format === null || format.type !== 'json_schema') return { found: false }
+  if (typeof format !== 'object' || format === null) return { found: false }
+  if (format.type === 'json_object') return { found: true, schema: JSON_OBJECT }
+  if (format.type !== 'json_schema') return { found: false }
   const openai = format.json_schema as Record<string, unknown> | undefined
-  if (typeof openai === 'object' && openai !== null && 'schema' in openai)
-    return { found: true, schema: openai.schema }
-  return { found: true, schema: format.schema }
+  const schema = typeof openai === 'object' && openai !== null ? openai.schema : format.schema
+  return schema === undefined ? { found: false } : { found: true, schema }
 }
 
 /**

@@ -80,6 +80,15 @@ describe('constrain_output', () => {
     const anthropic = { output_format: { type: 'json_schema', schema: PERSON } }
     assert.equal(code(govern(step, 'not json', anthropic).verdict), 'output_invalid')
     assert.equal(govern(step, 'plain text', { response_format: { type: 'text' } }).verdict.kind, 'continue')
+    const jsonMode = { response_format: { type: 'json_object' } }
+    assert.equal(govern(step, '{"any":"object"}', jsonMode).verdict.kind, 'continue')
+    assert.equal(
+      code(govern(step, '[1, 2]', jsonMode).verdict),
+      'output_invalid',
+      'JSON mode promises an object',
+    )
+    const noSchema = { response_format: { type: 'json_schema', json_schema: { name: 'free' } } }
+    assert.equal(govern(step, 'not json', noSchema).verdict.kind, 'continue', 'no schema, nothing to check')
     const off = makeStep({ honour_response_format: false }).step
     assert.equal(govern(off, 'not json', openai).verdict.kind, 'continue')
   })
