@@ -61,6 +61,13 @@ function shapeOf(token: string): Shape {
   return { upper, lower, digit, other, vowels, switches, longestCaseRun, hexOnly }
 }
 
+/** A token without its base64 padding (and the `=` of an empty assignment glued to a name). */
+function stripPadding(token: string): string {
+  let end = token.length
+  while (end > 0 && token.charCodeAt(end - 1) === 61) end--
+  return end === token.length ? token : token.slice(0, end)
+}
+
 function countOf(token: string, chars: string): number {
   let count = 0
   for (let i = 0; i < token.length; i++) if (chars.includes(token[i])) count++
@@ -75,13 +82,28 @@ const NOT_SECRET_PREFIX =
 const DIGEST_OR_UUID =
   /^(?:[0-9a-f]{7,12}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128}|[0-9A-F]{32}|[0-9A-F]{40}|[0-9A-F]{64})$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** One part of an identifier: a word or CamelCase words with optional trailing digits, an all-caps word, a short number. */
+const IDENTIFIER_PART = /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*\d{0,5}|[A-Z]{2,}\d{0,3}|\d{1,5})$/
+
+/**
+ * Words and short numbers joined by `_ - . : /`: a code identifier, a file or
+ * artefact name, a slug (`DOC_Vector_5_32`, `jjwt-jackson-0.11.2`,
+ * `SalesResults-1.2`, `chain_Anvil2_Key`). Random tokens that contain
+ * separators mix letters and digits inside their parts.
+ */
+export function isIdentifierLike(token: string): boolean {
+  const parts = token.split(/[-_.:/]+/).filter(Boolean)
+  return parts.length >= 2 && parts.every((part) => IDENTIFIER_PART.test(part))
+}
+
 /**
  * A token with no context at all: held to a high bar, because prose, code and
  * tool output are full of identifiers, hashes and IDs. Mixed letters and
  * digits, many class switches, few vowels, high entropy, not a digest or a
  * known artefact, not a placeholder.
  */
-export function looksLikeLoneSecret(token: string): boolean {
+export function looksLikeLoneSecret(padded: string): boolean {
+  const token = stripPadding(padded)
   const n = token.length
   if (n < 20 || n > 128) return false
   if (NOT_SECRET_PREFIX.test(token) || DIGEST_OR_UUID.test(token)) return false
@@ -105,7 +127,8 @@ export function looksLikeLoneSecret(token: string): boolean {
  * random enough to be one, and not a placeholder, a digest-shaped value of a
  * hash context, a word, a path or an identifier.
  */
-export function looksLikeNamedSecret(token: string, password: boolean): boolean {
+export function looksLikeNamedSecret(padded: string, password: boolean): boolean {
+  const token = stripPadding(padded)
   const n = token.length
   if (n < (password ? 8 : 12) || n > 300) return false
   if (NOT_SECRET_PREFIX.test(token)) return false
@@ -113,8 +136,8 @@ export function looksLikeNamedSecret(token: string, password: boolean): boolean 
   // `$VAR`, `${VAR}`: a reference, not a value; `FOO_API_KEY`: the name of an environment variable.
   if (token[0] === '$' || /\$[{(]/.test(token)) return false
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(token) && !/\d.*\d.*\d/.test(token)) return false
-  // Words joined by separators: a path, a package or a slug (`aws-sdk/client-secrets-manager`).
-  if (/^@?[A-Za-z]+(?:[-_/.:][A-Za-z]+)+$/.test(token)) return false
+  // Words joined by separators: a path, a package, a slug or an identifier (`aws-sdk/client-secrets-manager`).
+  if (/^@?[A-Za-z]+(?:[-_/.:][A-Za-z]+)+$/.test(token) || isIdentifierLike(token)) return false
   const s = shapeOf(token)
   const letters = s.upper + s.lower
   if (letters === 0) return false

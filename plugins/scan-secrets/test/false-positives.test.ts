@@ -65,6 +65,10 @@ const NEGATIVES: Record<string, Array<[string, string]>> = {
     ['dotted path', 'import { getSecretValue } from "@aws-sdk/client-secrets-manager"'],
     ['version string', 'Use key version v2.14.0-rc.1 for the rollout'],
     ['SQL', 'SELECT id, api_key_id FROM keys WHERE created_at > now() ORDER BY id DESC'],
+    ['identifier with numbered parts', "cacheKey = 'User_Profile_7_12'"],
+    ['versioned name', '"bucket_key": "QuarterlyReport-2.4"'],
+    ['artifact coordinates', 'signing key from org.example:spring-boot-starter-3.2.1'],
+    ['empty assignment above another', 'SERVICE_API_KEY=\nNEXT_SETTING_NAME='],
   ],
   prose: [
     ['question about keys', 'How do I rotate an API key in AWS without downtime?'],

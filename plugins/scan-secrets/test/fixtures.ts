@@ -118,6 +118,7 @@ export function hostileTexts(size: number): Record<string, string> {
     many_json_keys: fill(`{"api_key":"${alnum(30)}"},`),
     many_headers: fill('Authorization: Bearer '),
     many_curl_users: fill('curl -u a:'),
+    continued_curl_lines: fill('curl \\\n  -u a:b \\\n'),
     many_url_credentials: fill('https://a:b@'),
   }
 }
