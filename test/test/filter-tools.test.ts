@@ -261,8 +261,29 @@ describe('filter_tools pins tool definitions', () => {
       assert.equal((await a.call('/v1/chat/completions', body('v1'), { key })).status, 200)
       const changed = await b.call('/v1/chat/completions', body('v2'), { key })
       assert.equal(changed.status, 200, 'flag is the default: the call goes on')
-      const flagged = await b.admin('GET', '/metrics')
-      assert.match(flagged.text, /gov_tool_filter_decisions_total\{decision="definition_changed"\} 1/)
+      const changes = async (t: TestGateway) =>
+        Number(
+          (await t.admin('GET', '/metrics')).text.match(
+            /gov_tool_filter_decisions_total\{decision="definition_changed"\} (\d+)/,
+          )?.[1] ?? 0,
+        )
+      assert.equal(await changes(b), 1)
+      // Two different first sights of another tool at once, one through each replica: one is pinned, the other flagged.
+      const other = (description: string) => ({
+        ...body(description),
+        tools: [
+          { type: 'function', function: { name: 'translate', description, parameters: { type: 'object' } } },
+        ],
+      })
+      const both = await Promise.all([
+        a.call('/v1/chat/completions', other('first'), { key }),
+        b.call('/v1/chat/completions', other('second'), { key }),
+      ])
+      assert.deepEqual(
+        both.map((r) => r.status),
+        [200, 200],
+      )
+      assert.equal((await changes(a)) + (await changes(b)), 2)
     } finally {
       await a.close()
       await b.close()
