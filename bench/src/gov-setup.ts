@@ -1,5 +1,6 @@
 /** Admin API calls that prepare a benchmarked gov: a pipeline, an agent on it, and a wait for readiness. */
 import { setTimeout as sleep } from 'node:timers/promises'
+import { parseMetrics, type Sample } from './metrics-text.js'
 
 async function admin(
   base: string,
@@ -48,4 +49,12 @@ export async function waitStarted(base: string, timeoutMs = 120_000): Promise<vo
     await sleep(200)
   }
   throw new Error(`gov at ${base} did not finish starting within ${timeoutMs} ms (last: ${last})`)
+}
+
+/** gov's `/metrics` (admin key), parsed. */
+export async function scrapeMetrics(base: string, adminKey: string): Promise<Sample[]> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${adminKey}` } })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}: ${text.slice(0, 300)}`)
+  return parseMetrics(text)
 }

@@ -8,13 +8,17 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { PRESETS } from '@gov/host'
 import { chatBody } from './chat-body.js'
-import { type BenchPipeline, prepareAgent, waitStarted } from './gov-setup.js'
+import { type BenchPipeline, prepareAgent, scrapeMetrics, waitStarted } from './gov-setup.js'
 import type { LoadJob } from './load-worker.js'
+import { type Sample, total } from './metrics-text.js'
+import { phaseRows, renderPhaseTable } from './phase-table.js'
 import { buildPromptParts, distinctPrompts, promptText } from './prompts.js'
 import { failuresOf, renderTable, type TargetResult } from './report.js'
+import { commitLabel, loadLabel } from './run-info.js'
 import { LOAD_CORE, runLoad } from './run-load.js'
 import { parseRunOptions, type RunOptions } from './run-options.js'
 import { SERVER_CORE, type ServerProcess, startServerProcess } from './server-process.js'
@@ -31,10 +35,16 @@ interface Target {
   name: string
   description: string
   /** Start what is measured; returns its URL, the headers a call needs, what to stop afterwards and notes. */
-  start(
-    mock: ServerProcess,
-    options: RunOptions,
-  ): Promise<{ url: string; headers: Record<string, string>; stop: () => Promise<void>; notes: string[] }>
+  start(mock: ServerProcess, options: RunOptions): Promise<StartedTarget>
+}
+
+interface StartedTarget {
+  url: string
+  headers: Record<string, string>
+  stop: () => Promise<void>
+  notes: string[]
+  /** gov only: its `/metrics` samples now, for the phase table. */
+  scrape?: () => Promise<Sample[]>
 }
 
 const PROVIDER_KEY = { authorization: 'Bearer bench-provider-key' }
@@ -77,6 +87,7 @@ function govTarget(name: string, description: string, pipeline: BenchPipeline): 
           headers: { authorization: `Bearer ${key}` },
           stop: () => gov.stop(),
           notes,
+          scrape: () => scrapeMetrics(gov.info.url, adminKey),
         }
       } catch (err) {
         await gov.stop()
@@ -139,6 +150,22 @@ async function preflight(name: string, url: string, headers: Record<string, stri
     : [`${name}: the echoed answer differs from the prompt (a step changed the text)`]
 }
 
+/** Scrape until the count of finished calls stops moving (at most ~10 s). */
+async function settled(scrape: () => Promise<Sample[]>): Promise<Sample[]> {
+  let last = await scrape()
+  for (let i = 0; i < 20; i++) {
+    await sleep(500)
+    const next = await scrape()
+    const calls = (s: Sample[]) => total(s, 'gov_request_duration_seconds_count')
+    if (calls(next) === calls(last)) return next
+    last = next
+  }
+  return last
+}
+
+const PHASE_NOTE =
+  'Phase tables: step rows and upstream are wall time the host measures around each hook (under load they include event-loop waits for other calls); "rest" is the call\'s wall time not inside a step or upstream (auth, policy, parse, token, audit, write have no metric of their own); only the process CPU row is CPU time. µs per call = total ÷ gateway calls, so hook rows add up to the step part of a call.'
+
 async function main(): Promise<number> {
   const options = parseRunOptions(process.argv.slice(2))
   await mkdir(logsDir, { recursive: true })
@@ -157,6 +184,7 @@ async function main(): Promise<number> {
   )
   const results: TargetResult[] = []
   const notes: string[] = []
+  const phaseTables: string[] = []
   try {
     for (const key of options.targets) {
       const target = TARGETS[key]!
@@ -175,7 +203,17 @@ async function main(): Promise<number> {
           warmupSeconds: options.warmup,
           unloadedRequests: options.unloaded,
         }
+        const before = await started.scrape?.()
         const result = await runLoad(join(here, 'load-worker.js'), job)
+        // Calls autocannon abandoned at the end are still in flight in gov: wait until they finish.
+        const after = started.scrape ? await settled(started.scrape) : undefined
+        if (before && after)
+          phaseTables.push(
+            `### ${target.name}: per phase and step (warm-up + unloaded + loaded calls)`,
+            '',
+            renderPhaseTable(phaseRows(before, after)),
+            '',
+          )
         results.push({ name: target.name, description: target.description, result })
         log(
           `${target.name}: ${result.loaded.requestsPerSecond.toFixed(0)} req/s, p50 ${result.loaded.p50} ms`,
@@ -194,11 +232,13 @@ async function main(): Promise<number> {
   const lines = [
     '# gov load benchmark',
     '',
-    `${new Date().toISOString()} · Node ${process.versions.node} · ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} · ${pinned ? `servers on core ${SERVER_CORE}, load on core ${LOAD_CORE}` : 'not pinned'}`,
+    `${new Date().toISOString()} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} · ${pinned ? `servers on core ${SERVER_CORE}, load on core ${LOAD_CORE}` : 'not pinned'}`,
     `${options.duration} s × ${options.connections} connections per target after ${options.warmup} s warm-up; unloaded: ${options.unloaded} sequential requests; non-streaming chat completions, ~1 KB user prompt, ${distinctPrompts(parts)} distinct prompts; gov LOG_LEVEL=${options.logLevel}`,
     '',
     table,
     '',
+    ...phaseTables,
+    ...(phaseTables.length ? [PHASE_NOTE, ''] : []),
     ...results.map((t) => `- ${t.name}: ${t.description}; ${t.result.loaded.total} requests measured`),
     ...notes.map((n) => `- ${n}`),
     ...failed.map(

@@ -23,12 +23,20 @@ export async function startServerProcess(
   env: NodeJS.ProcessEnv,
   logFile: string,
   timeoutMs = 60_000,
+  /** Extra flags for node itself (e.g. `--cpu-prof`). */
+  nodeFlags: readonly string[] = [],
 ): Promise<ServerProcess> {
   const log = openSync(logFile, 'w')
-  const child = spawnNode(script, [], SERVER_CORE, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', log],
-  })
+  const child = spawnNode(
+    script,
+    [],
+    SERVER_CORE,
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', log],
+    },
+    nodeFlags,
+  )
   closeSync(log)
   const info = await readyLine(name, child, timeoutMs, logFile)
   return {

@@ -12,7 +12,7 @@ export function canPin(): boolean {
 }
 
 /**
- * Spawn `node --import reflect-metadata <script> …args`, pinned to `core`
+ * Spawn `node [nodeFlags] --import reflect-metadata <script> …args`, pinned to `core`
  * with taskset when it works, so the load generator and the servers never
  * compete for the same core.
  */
@@ -21,8 +21,9 @@ export function spawnNode(
   args: string[],
   core: number | undefined,
   options: SpawnOptions,
+  nodeFlags: readonly string[] = [],
 ): ChildProcess {
-  const node = [process.execPath, '--import', 'reflect-metadata', script, ...args]
+  const node = [process.execPath, ...nodeFlags, '--import', 'reflect-metadata', script, ...args]
   if (core !== undefined && canPin()) return spawn('taskset', ['-c', String(core), ...node], options)
   return spawn(node[0]!, node.slice(1), options)
 }
