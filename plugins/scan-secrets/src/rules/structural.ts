@@ -98,7 +98,21 @@ function isCurlCommand(text: string, at: number): boolean {
     if (!continued) break
     from = newline - 1
   }
-  return /\bcurl\b/.test(window.slice(lineStart))
+  // `curl` as a word on the command's lines, searched natively from the end.
+  for (
+    let i = window.lastIndexOf('curl');
+    i >= lineStart;
+    i = i > 0 ? window.lastIndexOf('curl', i - 1) : -1
+  ) {
+    if (!isWordChar(window.charCodeAt(i - 1)) && !isWordChar(window.charCodeAt(i + 4))) return true
+  }
+  return false
+}
+
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  )
 }
 
 function validateCurlUser(secret: string): RuleVerdict {
