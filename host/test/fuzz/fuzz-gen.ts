@@ -94,7 +94,13 @@ export function randomString(rng: Rng): string {
         .pick(['A', 'ab ', '4111 ', 'QUJD', '😀', ' '])
         .repeat(1 + rng.int(rng.chance(0.1) ? 10_000 : 500))
     case 3:
-      return String.fromCharCode(...Array.from({ length: rng.int(40) }, () => rng.int(0x10000)))
+      // Any BMP character but the surrogates: lone ones come from ODD_STRINGS, now and then.
+      return String.fromCharCode(
+        ...Array.from({ length: rng.int(40) }, () => {
+          const unit = rng.int(0x10000 - 0x800)
+          return unit < 0xd800 ? unit : unit + 0x800
+        }),
+      )
     default:
       return rng.pick(WORDS)
   }
@@ -289,6 +295,34 @@ export function anthropicBody(rng: Rng): Record<string, unknown> {
       { type: 'none' },
     ])
   }
+  return body
+}
+
+/** A valid Responses API body: string or item input, instructions, function calls and outputs, media. */
+export function responsesBody(rng: Rng): Record<string, unknown> {
+  const content: unknown[] = [{ type: 'input_text', text: randomString(rng) }]
+  if (rng.chance(0.2)) content.push({ type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' })
+  if (rng.chance(0.1))
+    content.push({ type: 'input_file', filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBE' })
+  const items: unknown[] = [{ role: 'user', content: rng.chance(0.5) ? randomString(rng) : content }]
+  if (rng.chance(0.4)) {
+    items.push(
+      { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: randomString(rng) },
+    )
+  }
+  if (rng.chance(0.1)) items.push({ type: 'reasoning', id: 'rs_1', summary: [] })
+  const body: Record<string, unknown> = {
+    model: rng.pick(['gpt-4.1', 'gpt-4o-mini', 'o3']),
+    input: rng.chance(0.3) ? randomString(rng) : items,
+  }
+  if (rng.chance(0.4)) body.instructions = randomString(rng)
+  if (rng.chance(0.4)) body.stream = true
+  if (rng.chance(0.3)) {
+    body.tools = [{ type: 'function', name: 'lookup', description: 'find', parameters: { type: 'object' } }]
+    body.tool_choice = rng.pick(['auto', 'none', 'required', { type: 'function', name: 'lookup' }])
+  }
+  if (rng.chance(0.2)) body.max_output_tokens = rng.pick(ODD_NUMBERS)
   return body
 }
 

@@ -6,11 +6,11 @@ import {
   TEST_ADMIN_KEY,
   type TestGateway,
 } from '../../src/testing/test-gateway.js'
-import { anthropicBody, brokenText, headerValue, mutate, openAiBody, Rng } from './fuzz-gen.js'
+import { anthropicBody, brokenText, headerValue, mutate, openAiBody, Rng, responsesBody } from './fuzz-gen.js'
 import { type FuzzCase, fuzzSeed, runCases } from './fuzz-runner.js'
 
 /** Cases per endpoint: thousands in all, a few seconds on two cores. */
-const CASES = Number(process.env.GOV_FUZZ_CASES ?? 800)
+const CASES = Number(process.env.GOV_FUZZ_CASES ?? 600)
 
 describe('fuzzed model calls never get a 5xx from gov', () => {
   let t: TestGateway
@@ -46,6 +46,7 @@ describe('fuzzed model calls never get a 5xx from gov', () => {
   for (const [path, build] of [
     ['/v1/chat/completions', openAiBody],
     ['/v1/messages', anthropicBody],
+    ['/v1/responses', responsesBody],
   ] as const) {
     it(`${path}: ${CASES} seeded cases (seed ${fuzzSeed})`, async (ctx) => {
       const rng = new Rng(fuzzSeed + path.length)
