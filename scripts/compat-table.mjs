@@ -18,7 +18,14 @@ if (!files.length) {
 }
 
 // Column order; names as the tests' FEATURE constants (test/test/helpers/compat.ts).
-const FEATURES = ['plain', 'streaming', 'tool loop', 'streamed tool loop', 'bad key', 'PII masked and restored']
+const FEATURES = [
+  'plain',
+  'streaming',
+  'tool loop',
+  'streamed tool loop',
+  'bad key',
+  'PII masked and restored',
+]
 // The package whose installed version a row reports, by the start of the suite name.
 const PACKAGES = [
   ['AI SDK @ai-sdk/anthropic', '@ai-sdk/anthropic'],
