@@ -61,8 +61,9 @@ describe('OpenAI Agents SDK (@openai/agents)', () => {
     const result = await runner.run(plainAgent, 'Hello there')
     assert.equal(result.finalOutput, 'Hello there')
     const sent = g.t.mock.requests.at(-1)
-    assert.equal(sent?.path, '/v1/responses', 'the default is the Responses API')
-    assert.equal((sent?.body as { model?: string }).model, getDefaultModel())
+    assert.ok(sent)
+    assert.equal(sent.path, '/v1/responses', 'the default is the Responses API')
+    assert.equal((sent.body as { model?: string }).model, getDefaultModel())
   })
 
   it(FEATURE.streaming, async () => {
