@@ -101,7 +101,10 @@ export function buildContainer(
   c.register(TOKENS.Kv, { useValue: roots.kv })
   c.register(TOKENS.Registry, { useValue: roots.registry })
   single(TOKENS.Metrics, () => new GovMetrics({ defaultMetrics: true }))
-  single(TOKENS.Invalidator, (c) => new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus))
+  single(
+    TOKENS.Invalidator,
+    (c) => new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus, { logger: c.resolve(TOKENS.Logger) }),
+  )
   single<Authorizer>(
     TOKENS.Authorizer,
     (c) =>
@@ -150,10 +153,10 @@ export function buildContainer(
     )
   })
   single(TOKENS.Providers, (c) => new ProviderRouter(c.resolve<GovConfig>(TOKENS.Config)))
-  single(
-    TOKENS.Upstream,
-    (c) => new UpstreamClient({ timeoutMs: c.resolve<GovConfig>(TOKENS.Config).upstreamTimeoutMs }),
-  )
+  single(TOKENS.Upstream, (c) => {
+    const config = c.resolve<GovConfig>(TOKENS.Config)
+    return new UpstreamClient({ timeoutMs: config.upstreamTimeoutMs, maxAnswerBytes: config.maxAnswerBytes })
+  })
   single<Adapters>(TOKENS.Adapters, () => ({
     openai: new OpenAiAdapter(),
     anthropic: new AnthropicAdapter(),
@@ -227,6 +230,7 @@ export function buildContainer(
       knownFlags: () =>
         new Set(['mode', ...registry.list().flatMap((p) => Object.keys(p.plugin.flags ?? {}))]),
       record: (summary) => recorder.record(summary),
+      auditWritable: () => c.resolve<AuditTrail>(TOKENS.Audit).assertWritable(),
       conversations: new ConversationSessions(c.resolve<KvHandle>(TOKENS.Kv).kv),
     })
   })

@@ -5,7 +5,7 @@ import type { VendorAdapter } from '../adapters/adapter.js'
 import type { CallOutcome } from '../agents/activity.js'
 import type { Chain } from '../chain/chain.js'
 import { CallState } from '../chain/chain-runner.js'
-import type { AgentRecord } from '../storage/store.js'
+import type { AgentRecord, PipelineRecord } from '../storage/store.js'
 import type { Provider } from '../upstream/providers.js'
 import type { HeldStream } from './held-stream.js'
 
@@ -46,6 +46,8 @@ export class CallRecord {
   /** The parsed request body as sent upstream (steps edit it through the Exchange). */
   body: Record<string, unknown> | undefined
   chain: Chain | undefined
+  /** The agent's pipeline, or undefined for an agent on the default preset. */
+  pipeline: PipelineRecord | undefined
   call: CallInfo | undefined
   exchange: Exchange | undefined
   provider: Provider | undefined

@@ -28,6 +28,7 @@ import type { TokenService } from '../tokens/token-service.js'
 import type { ProviderRouter } from '../upstream/providers.js'
 import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
 import { CallRecord, type CallSummary } from './call-record.js'
+import { applyContentPolicy } from './content-policy.js'
 import type { ConversationSessions } from './conversation-sessions.js'
 import { applyFlags, parseFlags } from './flags.js'
 import { HeldStream } from './held-stream.js'
@@ -56,6 +57,8 @@ export interface GatewayDeps {
   knownFlags: () => ReadonlySet<string>
   /** Records a finished call (activity, metrics, log, audit) before its answer is released. */
   record: (summary: CallSummary) => Promise<void>
+  /** Throws `audit_unavailable` when the audit trail cannot record now (checked before paying the provider). */
+  auditWritable: () => void
   /** Sessions of conversations the provider holds (Responses API). */
   conversations: ConversationSessions
 }
@@ -139,12 +142,13 @@ export class GatewayHandler {
     const raw = await readBody(req, this.deps.config.maxBodyBytes)
     // The audit trail keeps this hash, never the prompt text.
     rec.requestSha256 = createHash('sha256').update(raw).digest('hex')
-    rec.body = parseJson(raw) as Record<string, unknown>
+    rec.body = parseJson(raw, true, this.deps.config.maxJsonDepth) as Record<string, unknown>
   }
 
   async #resolveChain(rec: CallRecord): Promise<Chain> {
     const agent = rec.agent as NonNullable<CallRecord['agent']>
     const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
+    rec.pipeline = pipeline
     const chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
     if (!chain.isReady) await this.#waitReady(chain)
     return chain
@@ -176,6 +180,13 @@ export class GatewayHandler {
       flags,
     }
     rec.exchange = rec.adapter.parseRequest(mode === 'observe' ? structuredClone(rec.body) : rec.body)
+    // Content gov cannot read: recorded; refused where the pipeline says so.
+    applyContentPolicy(
+      rec.exchange,
+      rec.pipeline?.content,
+      (f) => rec.state.findings.push(f),
+      mode !== 'observe',
+    )
   }
 
   /** May this agent call this model, which provider serves it, and is its key there? Before any step runs. */
@@ -230,6 +241,8 @@ export class GatewayHandler {
    */
   async #callUpstream(rec: CallRecord, res: ServerResponse, body: Record<string, unknown>): Promise<void> {
     const provider = rec.provider as NonNullable<CallRecord['provider']>
+    // An answer that could not be recorded would be discarded: do not pay the provider for it.
+    this.deps.auditWritable()
     const started = performance.now()
     let upstream: UpstreamResponse
     try {
@@ -257,7 +270,12 @@ export class GatewayHandler {
     }
     rec.answerBody = answerBody
     rec.fromUpstream = true
-    this.#parseAnswer(rec)
+    try {
+      this.#parseAnswer(rec)
+    } catch (err) {
+      await this.#outcome(rec, { kind: 'failure', reason: 'status', status: 502, durationMs })
+      throw err
+    }
     const answer = rec.answer as Answer
     await this.#outcome(rec, {
       kind: 'success',

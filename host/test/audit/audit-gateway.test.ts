@@ -309,6 +309,21 @@ class FlakyAuditStore extends MemoryStore {
   }
 }
 
+/**
+ * Right after a failed audit write gov refuses calls up front for a moment
+ * (it will not pay the provider for an answer it cannot record): call until
+ * that hold is over, within a bound.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
+async function untilRecorded(call: () => Promise<{ status: number; body: any }>) {
+  const until = Date.now() + 10_000
+  for (;;) {
+    const res = await call()
+    if (res.status !== 503 || res.body?.error?.code !== 'audit_unavailable' || Date.now() > until) return res
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 describe('audit trail down: fail closed', () => {
   let t: TestGateway
   let key: string
@@ -343,12 +358,18 @@ describe('audit trail down: fail closed', () => {
       'the provider was called; its answer is withheld',
     )
 
+    const upstreamAfter = t.mock.requests.length
     const messages = await t.call(
       '/v1/messages',
       { model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
       { key },
     )
     assert.equal(messages.status, 503)
+    assert.equal(
+      t.mock.requests.length,
+      upstreamAfter,
+      'right after a failed audit write gov does not pay the provider for an answer it would withhold',
+    )
     assert.equal(messages.body.type, 'error')
     assert.equal(messages.body.error.code, 'audit_unavailable')
   })
@@ -364,14 +385,16 @@ describe('audit trail down: fail closed', () => {
     const rotated = await t.admin('POST', '/agents/fc-agent/rotate-key')
     assert.equal(rotated.status, 503)
     flaky.failing = false
-    const call = await t.call('/v1/chat/completions', chat('old key still works'), { key })
+    const call = await untilRecorded(() =>
+      t.call('/v1/chat/completions', chat('old key still works'), { key }),
+    )
     assert.equal(call.status, 200, 'the failed rotation left the old key in place')
     flaky.failing = true
   })
 
   it('records again once the store is back', async () => {
     flaky.failing = false
-    const res = await t.call('/v1/chat/completions', chat('back again'), { key })
+    const res = await untilRecorded(() => t.call('/v1/chat/completions', chat('back again'), { key }))
     assert.equal(res.status, 200)
     const verified = await t.admin('GET', '/audit/verify')
     assert.equal(verified.body.valid, true)
