@@ -73,7 +73,9 @@ export function parseResponsesRequest(body: unknown): ExchangeData {
   if (typeof input === 'string') {
     add('user', 'user', (speaker, sink) => bindString(body, 'input', 'body', speaker, sink.parts))
   } else if (Array.isArray(input)) {
-    input.forEach((item, k) => parseItem(item, `input[${k}]`, add))
+    input.forEach((item, k) => {
+      parseItem(item, `input[${k}]`, add)
+    })
   } else throw invalidRequest('input', 'must be a string or an array of items')
   if (messages.length === 0) throw invalidRequest('input', 'must not be empty')
   return {

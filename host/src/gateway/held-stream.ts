@@ -64,7 +64,10 @@ export class HeldStream {
   }
 
   #ping(): void {
-    if (this.res.writableEnded || this.res.destroyed) return this.stop()
+    if (this.res.writableEnded || this.res.destroyed) {
+      this.stop()
+      return
+    }
     if (!this.#open) {
       this.#open = true
       this.res.writeHead(200, {
