@@ -7,10 +7,13 @@
  * 1. The held-out test side of ../shared/datasets/secrets-train.jsonl (split
  *    by `group` with a fixed seed, see split.ts; rules are only ever tuned on
  *    the train side): by form, by kind family, by source.
- * 2. ../shared/datasets/secrets-dev.jsonl (gitleaks rule test vectors), by
+ * 2. ../shared/datasets/secrets-dev.jsonl (gitleaks rule test vectors; the
+ *    rules were developed with it in view, so a regression check), by
  *    provider family; "right kind" is the share of detected positives whose
  *    finding kind matches the row's provider.
- * 3. secretlint's recommended preset on the same rows, as a cross-check.
+ * 3. benign prompts and tool results of injection-train.jsonl (label 0):
+ *    the share of texts with any finding, by channel and kind.
+ * 4. secretlint's recommended preset on the same rows, as a cross-check.
  *
  *   node plugins/scan-secrets/dist/eval/eval.js [--split train] [--misses] [--no-secretlint]
  *     [--by-rule] [--settings '{"min_score":0.8}']
@@ -127,7 +130,7 @@ for (const row of dev.rows) {
 }
 const devMs = (performance.now() - started) / dev.rows.length
 console.log(
-  `### secrets-dev.jsonl (gitleaks test vectors, never tuned on since 0.2.0): ${dev.rows.length} rows, ${devMs.toFixed(3)} ms/row\n`,
+  `### secrets-dev.jsonl (gitleaks test vectors; the rules were developed with this file in view, so a regression check, not a held-out result): ${dev.rows.length} rows, ${devMs.toFixed(3)} ms/row\n`,
 )
 console.log(
   `**recall ${pct(devOverall.tp, devOverall.tp + devOverall.fn)} at FPR ${pct(devOverall.fp, devOverall.fp + devOverall.tn)}** (precision ${pct(devOverall.tp, devOverall.tp + devOverall.fp)}, F1 ${f1(devOverall)}, right kind ${pct(devOverall.rightKind, devOverall.kindJudged)})\n`,

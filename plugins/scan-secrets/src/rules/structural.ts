@@ -84,27 +84,40 @@ function validateUrlPassword(
 /** How far back from `-u` the `curl` of its command may be (continued lines included). */
 const CURL_WINDOW = 2000
 
-/** True when `-u` at `at` belongs to a curl command: `curl` earlier on its (backslash-continued) line. */
+/** Continued lines a curl command may span before its `-u`. */
+const CURL_MAX_LINES = 32
+
+/**
+ * True when `-u` at `at` belongs to a curl command: `curl` as a word on its
+ * line or on the backslash-continued lines before it (at most
+ * {@link CURL_MAX_LINES} lines and {@link CURL_WINDOW} characters back). Lines
+ * are checked newest first, so a command costs about its own length.
+ */
 function isCurlCommand(text: string, at: number): boolean {
+  // A bounded window: searching the whole text for the previous newline would cost O(n) per option.
   const window = text.slice(Math.max(0, at - CURL_WINDOW), at)
-  let lineStart = 0
-  // Walk back line by line while the line before ends in a backslash; each step moves strictly left.
-  for (let from = window.length - 1; ; ) {
-    const newline = window.lastIndexOf('\n', from)
-    lineStart = newline + 1
+  let end = window.length
+  for (let line = 0; line < CURL_MAX_LINES && end > 0; line++) {
+    const newline = window.lastIndexOf('\n', end - 1)
+    if (hasCurlWord(window, newline + 1, end)) return true
+    // A line ending in a backslash continues the command; anything else ends the look-back.
     const continued =
       newline > 0 &&
       (window[newline - 1] === '\\' || (window[newline - 1] === '\r' && window[newline - 2] === '\\'))
-    if (!continued) break
-    from = newline - 1
+    if (!continued) return false
+    end = newline
   }
-  // `curl` as a word on the command's lines, searched natively from the end.
+  return false
+}
+
+/** `curl` as a word within [start, end). */
+function hasCurlWord(text: string, start: number, end: number): boolean {
   for (
-    let i = window.lastIndexOf('curl');
-    i >= lineStart;
-    i = i > 0 ? window.lastIndexOf('curl', i - 1) : -1
+    let i = text.lastIndexOf('curl', end - 4);
+    i >= start;
+    i = i > 0 ? text.lastIndexOf('curl', i - 1) : -1
   ) {
-    if (!isWordChar(window.charCodeAt(i - 1)) && !isWordChar(window.charCodeAt(i + 4))) return true
+    if (!isWordChar(text.charCodeAt(i - 1)) && !isWordChar(text.charCodeAt(i + 4))) return true
   }
   return false
 }
