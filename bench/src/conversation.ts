@@ -10,6 +10,11 @@
  * 2. Memory: resident size sampled from `/metrics` over `--rss-calls` calls
  *    after `--rss-warmup` calls; flat means every sample within ±10 % of the
  *    first. The default is short; `--rss-calls 200000` is the full check.
+ *
+ * Storage: PostgreSQL and Redis when GOV_BENCH_DATABASE_URL / GOV_BENCH_REDIS_URL
+ * are set (as in production); otherwise the in-memory store, which keeps the
+ * newest GOV_MEMORY_AUDIT_MAX audit records by design — set to 1 000 here, so
+ * the warm-up fills it and the RSS check sees growth beyond that bound only.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -136,6 +141,20 @@ async function rssRun(
   return { rss, calls: sent - options.warmup }
 }
 
+/** gov's storage for this run (see the header comment). */
+function storageEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  if (process.env.GOV_BENCH_DATABASE_URL) env.DATABASE_URL = process.env.GOV_BENCH_DATABASE_URL
+  else env.GOV_MEMORY_AUDIT_MAX = '1000'
+  if (process.env.GOV_BENCH_REDIS_URL) env.REDIS_URL = process.env.GOV_BENCH_REDIS_URL
+  return env
+}
+
+function storageLabel(): string {
+  const env = storageEnv()
+  return `${env.DATABASE_URL ? 'PostgreSQL' : 'in-memory store (GOV_MEMORY_AUDIT_MAX=1000)'}${env.REDIS_URL ? ' + Redis' : ''}`
+}
+
 const fixed = (n: number, d = 2) => n.toFixed(d)
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`
 
@@ -219,7 +238,7 @@ async function main(): Promise<void> {
   const text = [
     '# gov conversation and memory check',
     '',
-    `${stamp} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · gov \`standard\` (every step) on core 0, unique ~1 KB prompts`,
+    `${stamp} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · gov \`standard\` (every step) on core 0, unique ~1 KB prompts · storage: ${storageLabel()}`,
     '',
     ...lines,
   ].join('\n')

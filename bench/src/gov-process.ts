@@ -19,6 +19,8 @@ export async function startStandardGov(
   mock: ServerProcess,
   logFile: string,
   nodeFlags: readonly string[] = [],
+  /** More environment for gov (storage URLs, limits). */
+  extraEnv: Record<string, string> = {},
 ): Promise<GovProcess> {
   const adminKey = `bench_admin_${randomBytes(12).toString('hex')}`
   const gov = await startServerProcess(
@@ -33,6 +35,7 @@ export async function startStandardGov(
       OPENAI_BASE_URL: String(mock.info.openaiBaseUrl),
       OPENAI_API_KEY: 'bench-provider-key',
       LOG_LEVEL: 'warn',
+      ...extraEnv,
     },
     logFile,
     120_000,
