@@ -111,6 +111,19 @@ for (const { name, flavour } of CLIENTS) {
       })
     })
 
+    if (flavour === 'responses') {
+      it('switches to the Responses API by itself for a model that prefers it', async () => {
+        const pro = new ChatOpenAI({
+          model: 'gpt-5.4-pro',
+          apiKey: g.key,
+          configuration: { baseURL: `${g.t.url}/v1` },
+          maxRetries: 0,
+        })
+        assert.equal((await pro.invoke('Hello pro')).text, 'Hello pro')
+        assert.equal(g.t.mock.requests.at(-1)?.path, '/v1/responses')
+      })
+    }
+
     it(FEATURE.pii, async () => {
       const answer = await model.invoke(PII_PROMPT)
       assertMaskedUpstream(g.t)
