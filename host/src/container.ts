@@ -101,10 +101,21 @@ export function buildContainer(
   c.register(TOKENS.Kv, { useValue: roots.kv })
   c.register(TOKENS.Registry, { useValue: roots.registry })
   single(TOKENS.Metrics, () => new GovMetrics({ defaultMetrics: true }))
-  single(
-    TOKENS.Invalidator,
-    (c) => new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus, { logger: c.resolve(TOKENS.Logger) }),
-  )
+  single(TOKENS.Invalidator, (c) => {
+    const logger = c.resolve<Logger>(TOKENS.Logger)
+    const invalidator = new Invalidator(c.resolve<KvHandle>(TOKENS.Kv).bus, { logger })
+    // Admin actions reach every replica: each replica acts on what the bus tells it.
+    invalidator.on('secret', (name) => c.resolve<SecretSource>(TOKENS.Secrets).invalidate(name))
+    invalidator.on('policy', () => {
+      c.resolve<Authorizer>(TOKENS.Authorizer)
+        .reload?.()
+        .catch((err: Error) =>
+          logger.error({ err: err.message }, 'policy reload from another replica failed'),
+        )
+    })
+    invalidator.on('pipeline', (id) => c.resolve<ChainBuilder>(TOKENS.Chains).forget(id))
+    return invalidator
+  })
   single<Authorizer>(
     TOKENS.Authorizer,
     (c) =>

@@ -70,7 +70,11 @@ export function buildRouter(c: DependencyContainer): Router {
     health: c.resolve(TOKENS.Health),
     metrics: c.resolve(TOKENS.Metrics),
   })
-  registerPolicyRoutes(router, { guard: shared.guard, authorizer: c.resolve(TOKENS.Authorizer) })
+  registerPolicyRoutes(router, {
+    guard: shared.guard,
+    authorizer: c.resolve(TOKENS.Authorizer),
+    invalidator: c.resolve(TOKENS.Invalidator),
+  })
   registerTokenRoutes(router, { guard: shared.guard, tokens: c.resolve(TOKENS.Tokens), audit: shared.audit })
   registerAuditRoutes(router, { guard: shared.guard, audit: shared.audit })
   registerSecretRoutes(router, {
@@ -78,6 +82,7 @@ export function buildRouter(c: DependencyContainer): Router {
     secrets: c.resolve(TOKENS.Secrets),
     logger: c.resolve(TOKENS.Logger),
     audit: shared.audit,
+    invalidator: c.resolve(TOKENS.Invalidator),
   })
   return router
 }

@@ -8,7 +8,9 @@ export interface Bus {
   onReconnect?(listener: () => void): void
 }
 
-type Kind = 'agent' | 'pipeline'
+/** What a message drops: a cached agent or pipeline (and its chain), a cached secret, or the loaded policy. */
+type Kind = 'agent' | 'pipeline' | 'secret' | 'policy'
+const KINDS: ReadonlySet<string> = new Set(['agent', 'pipeline', 'secret', 'policy'])
 /** `all`: drop every cached entry (a replica's backlog of unsent invalidations overflowed). */
 type Message = { kind: Kind; id: string } | { kind: 'all' }
 
@@ -162,8 +164,8 @@ function parseMessage(text: string): Message | undefined {
   try {
     const value = JSON.parse(text) as { kind?: unknown; id?: unknown }
     if (value.kind === 'all') return { kind: 'all' }
-    if ((value.kind === 'agent' || value.kind === 'pipeline') && typeof value.id === 'string') {
-      return { kind: value.kind, id: value.id }
+    if (typeof value.kind === 'string' && KINDS.has(value.kind) && typeof value.id === 'string') {
+      return { kind: value.kind as Kind, id: value.id }
     }
   } catch {}
   return undefined

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { GovError } from '@gov/core'
+import type { Invalidator } from '../agents/invalidator.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
 import type { AdminGuard } from '../management/admin-guard.js'
@@ -14,7 +16,7 @@ import type { Authorizer } from './authorizer.js'
  */
 export function registerPolicyRoutes(
   router: Router,
-  deps: { guard: AdminGuard; authorizer: Authorizer },
+  deps: { guard: AdminGuard; authorizer: Authorizer; invalidator?: Invalidator },
 ): void {
   const { guard, authorizer } = deps
 
@@ -25,6 +27,8 @@ export function registerPolicyRoutes(
     if (!authorizer.reload)
       throw new GovError('not_supported', 'this authorizer cannot reload its policy', 501)
     const report = await authorizer.reload()
+    // Every other replica reloads too (through the bus; retried while Redis is down).
+    await deps.invalidator?.publish('policy', randomUUID())
     sendJson(res, 200, { status: 'ok', ...report })
   })
 }

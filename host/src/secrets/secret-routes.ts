@@ -1,4 +1,5 @@
 import { GovError } from '@gov/core'
+import type { Invalidator } from '../agents/invalidator.js'
 import { type AdminAudit, idChange } from '../audit/admin-entry.js'
 import { sendJson } from '../http/respond.js'
 import type { Router } from '../http/router.js'
@@ -13,7 +14,14 @@ import { CONFIG_NAME_PATTERN, isSecretName, type SecretSource } from './secret-s
  */
 export function registerSecretRoutes(
   router: Router,
-  deps: { guard: AdminGuard; secrets: SecretSource; logger: Logger; audit?: AdminAudit },
+  deps: {
+    guard: AdminGuard
+    secrets: SecretSource
+    logger: Logger
+    audit?: AdminAudit
+    /** Tells every replica to drop the secret (it drops it here at once). */
+    invalidator?: Invalidator
+  },
 ): void {
   router.on('POST', '/admin/secrets/invalidate', async (req, res) => {
     const admin = await deps.guard.require(req, 'admin:write')
@@ -27,7 +35,8 @@ export function registerSecretRoutes(
         400,
       )
     }
-    deps.secrets.invalidate(name)
+    if (deps.invalidator) await deps.invalidator.publish('secret', name)
+    else deps.secrets.invalidate(name)
     deps.logger.info({ secret: name }, 'secret invalidated')
     await deps.audit?.recordAdmin(idChange(admin, 'secret.invalidate', 200, {}, { secret_name: name }))
     sendJson(res, 200, { invalidated: name })
