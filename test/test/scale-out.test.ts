@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
+import { PRESETS } from '@gov/host'
 import { type MockProvider, startMockProvider } from '@gov/host/testing'
 import pg from 'pg'
 import { type ProcessGateway, startProcessGateway } from './helpers/process-gateway.js'
@@ -46,19 +47,7 @@ const chat = (text: string, extra: Record<string, unknown> = {}) => ({
 })
 
 /** Overrides that switch every step off but the ones given. */
-const ALL = [
-  'break_circuit',
-  'guard_loops',
-  'filter_tools',
-  'detect_injection',
-  'scan_secrets',
-  'detect_pii',
-  'detect_business',
-  'track_taint',
-  'constrain_output',
-  'track_cost',
-  'dedupe',
-]
+const ALL = PRESETS.standard?.steps.map((step) => step.name) ?? []
 function only(steps: Record<string, Record<string, unknown>>) {
   return Object.fromEntries(ALL.map((name) => [name, steps[name] ?? { disabled: true }]))
 }
