@@ -36,6 +36,7 @@ const resultsDir = join(here, '..', '..', 'results')
 const parts = buildPromptParts()
 const CPU = 'gov_process_process_cpu_seconds_total'
 const RSS = 'gov_process_process_resident_memory_bytes'
+const HEAP = 'gov_process_nodejs_heap_size_used_bytes'
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 /** One call; returns the answer's text. A non-2xx answer stops the run: a refused call measures nothing. */
@@ -116,6 +117,7 @@ async function rssRun(
   const pool = new Pool(gov.url, { connections: options.connections })
   const sessions = Array.from({ length: 64 }, () => randomUUID())
   const rss: number[] = []
+  const heap: number[] = []
   let sent = 0
   const run = async (count: number) => {
     const workers = Array.from({ length: options.connections }, async () => {
@@ -130,7 +132,9 @@ async function rssRun(
     await run(options.warmup)
     const every = Math.max(1, Math.floor(options.calls / options.samples))
     for (let s = 0; s <= options.samples; s++) {
-      rss.push(total(await gov.scrape(), RSS))
+      const samples = await gov.scrape()
+      rss.push(total(samples, RSS))
+      heap.push(total(samples, HEAP))
       if (s === options.samples) break
       await run(options.warmup + (s + 1) * every)
       if (s % 5 === 4) log(`rss: ${sent - options.warmup} of ${options.calls} calls`)
@@ -138,7 +142,7 @@ async function rssRun(
   } finally {
     await pool.close()
   }
-  return { rss, calls: sent - options.warmup }
+  return { rss, heap, calls: sent - options.warmup }
 }
 
 /** gov's storage for this run (see the header comment). */
@@ -225,7 +229,9 @@ async function main(): Promise<void> {
         '',
         `first ${mb(f.first)}, last ${mb(f.last)}, min ${mb(f.min)}, max ${mb(f.max)}; largest drift from the first sample ${fixed(f.maxDrift * 100, 1)} % → ${f.flat ? 'flat (within ±10 %)' : 'NOT flat (beyond ±10 %)'}`,
         '',
-        `samples (MB): ${r.rss.map((b) => (b / 1024 / 1024).toFixed(0)).join(' ')}`,
+        `resident samples (MB): ${r.rss.map((b) => (b / 1024 / 1024).toFixed(0)).join(' ')}`,
+        '',
+        `V8 heap used at the same points (MB; after whatever GC last ran): ${r.heap.map((b) => (b / 1024 / 1024).toFixed(0)).join(' ')}`,
         '',
       )
     } finally {
