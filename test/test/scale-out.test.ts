@@ -16,6 +16,8 @@ const DATABASE_URL = process.env.GOV_TEST_DATABASE_URL
 const REDIS_URL = process.env.GOV_TEST_REDIS_URL
 const skip = DATABASE_URL && REDIS_URL ? false : 'GOV_TEST_DATABASE_URL and GOV_TEST_REDIS_URL are needed'
 const ADMIN = `admin-${randomUUID()}`
+/** Agents, budgets and circuits live in the shared Redis beyond one run: every run names its own. */
+const RUN = randomUUID().slice(0, 8)
 
 async function http(
   url: string,
@@ -96,14 +98,14 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
       const created = await http(
         `${url(0)}/pipelines`,
         'POST',
-        { pipeline_id: `sc-${id}`, preset: 'standard', overrides },
+        { pipeline_id: `sc-${id}-${RUN}`, preset: 'standard', overrides },
         ADMIN,
       )
       assert.equal(created.status, 201, JSON.stringify(created.body))
       const agent = await http(
         `${url(1)}/agents`,
         'POST',
-        { agent_id: `sc-${id}-agent`, pipeline_id: `sc-${id}` },
+        { agent_id: `sc-${id}-agent-${RUN}`, pipeline_id: `sc-${id}-${RUN}` },
         ADMIN,
       )
       assert.equal(agent.status, 201, JSON.stringify(agent.body))
@@ -131,7 +133,7 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
     )
     assert.equal(first.status, 200)
     const view = await http(
-      `${url(2)}/sessions/sc-taint-agent/${headers['x-gov-session']}`,
+      `${url(2)}/sessions/sc-taint-agent-${RUN}/${headers['x-gov-session']}`,
       'GET',
       undefined,
       ADMIN,
@@ -179,12 +181,12 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
     }
     assert.ok(statuses.includes('budget_exceeded'), `a budget stop on a later process: ${statuses}`)
     assert.equal(statuses[0], 200)
-    const spend = await http(`${url(2)}/agents/sc-budget-agent/spend`, 'GET', undefined, ADMIN)
+    const spend = await http(`${url(2)}/agents/sc-budget-agent-${RUN}/spend`, 'GET', undefined, ADMIN)
     assert.equal(spend.status, 200, JSON.stringify(spend.body))
   })
 
   it('opens the circuit for every process', async () => {
-    const body = chat('will fail', { model: 'gpt-4o-circuit-test' })
+    const body = chat('will fail', { model: `gpt-4o-circuit-${RUN}` })
     for (let i = 0; i < 2; i++) {
       mock.enqueue({ status: 500, json: { error: { message: 'down', type: 'server_error' } } })
       assert.equal(
