@@ -77,6 +77,20 @@ async function rejectsUnavailable(promise: Promise<unknown>): Promise<void> {
   assert.equal(error.status, 503)
 }
 
+/**
+ * For a moment after a failed audit write gov refuses calls up front (it will
+ * not pay the provider for an answer it could not record): call until that
+ * hold is over, within a bound.
+ */
+async function callUntilServed<T extends { status: number }>(call: () => Promise<T>): Promise<T> {
+  let res = await call()
+  for (const until = Date.now() + 10_000; res.status === 503 && Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    res = await call()
+  }
+  return res
+}
+
 describe('postgres store under faults', { skip: skipWithoutDatabase }, () => {
   const schemas: string[] = []
   const stores: Store[] = []
@@ -264,7 +278,9 @@ describe('gateway on postgres under faults', { skip: skipWithoutDatabase }, () =
     const statuses = (await Promise.all(calls)).map((r) => r.status)
     assert.ok(terminated > 0)
     for (const status of statuses) assert.ok(status === 200 || status === 503, `status ${status}`)
-    const later = await t.call('/v1/chat/completions', chatBody('after the storm'), { key })
+    const later = await callUntilServed(() =>
+      t.call('/v1/chat/completions', chatBody('after the storm'), { key }),
+    )
     assert.equal(later.status, 200)
     assert.equal((await t.admin('GET', '/audit/verify')).body.valid, true)
   })
@@ -282,13 +298,7 @@ describe('gateway on postgres under faults', { skip: skipWithoutDatabase }, () =
       clearTimeout(safety)
       await lock.release()
     }
-    // For a moment after a failed write gov refuses up front (it will not pay the provider
-    // for an answer it could not record): call until that hold is over, within a bound.
-    let after = await t.call('/v1/chat/completions', chatBody('unstalled'), { key })
-    for (const until = Date.now() + 10_000; after.status === 503 && Date.now() < until; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      after = await t.call('/v1/chat/completions', chatBody('unstalled'), { key })
-    }
+    const after = await callUntilServed(() => t.call('/v1/chat/completions', chatBody('unstalled'), { key }))
     assert.equal(after.status, 200)
   })
 
