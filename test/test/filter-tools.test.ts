@@ -10,9 +10,9 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import Anthropic from '@anthropic-ai/sdk'
-import { onlySteps, startMockProvider, startTestGateway, type TestGateway } from '@gov/host/testing'
+import { onlySteps, startTestGateway, type TestGateway } from '@gov/host/testing'
 import OpenAI from 'openai'
-import pg from 'pg'
+import { skipWithoutScaleOut, withTwoReplicas } from './replicas.js'
 
 const OPENAI_TOOLS = ['send_message', 'search', 'delete_repo'].map((name) => ({
   type: 'function' as const,
@@ -236,17 +236,10 @@ describe('filter_tools pins tool definitions', () => {
     }
   })
 
-  const redisUrl = process.env.GOV_TEST_REDIS_URL
-  const databaseUrl = process.env.GOV_TEST_DATABASE_URL
   it('sees a definition pinned through one replica changed through another (Redis)', {
-    skip: redisUrl && databaseUrl ? false : 'GOV_TEST_REDIS_URL and GOV_TEST_DATABASE_URL not set',
+    skip: skipWithoutScaleOut,
   }, async () => {
-    const schema = `gov_test_filter_tools_${process.pid}_${randomBytes(3).toString('hex')}`
-    const mock = await startMockProvider()
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }
-    const a = await startTestGateway({ plugins: [], mock, env, start: { databaseSchema: schema } })
-    const b = await startTestGateway({ plugins: [], mock, env, start: { databaseSchema: schema } })
-    try {
+    await withTwoReplicas('filter_tools', async (a, b) => {
       await a.createPipeline(
         'pinned',
         'standard',
@@ -284,14 +277,6 @@ describe('filter_tools pins tool definitions', () => {
         [200, 200],
       )
       assert.equal((await changes(a)) + (await changes(b)), 2)
-    } finally {
-      await a.close()
-      await b.close()
-      await mock.close()
-      const client = new pg.Client({ connectionString: databaseUrl })
-      await client.connect()
-      await client.query(`drop schema if exists "${schema}" cascade`)
-      await client.end()
-    }
+    })
   })
 })

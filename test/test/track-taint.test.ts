@@ -10,9 +10,9 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import Anthropic from '@anthropic-ai/sdk'
-import { onlySteps, startMockProvider, startTestGateway, type TestGateway } from '@gov/host/testing'
+import { onlySteps, startTestGateway, type TestGateway } from '@gov/host/testing'
 import OpenAI from 'openai'
-import pg from 'pg'
+import { skipWithoutScaleOut, withTwoReplicas } from './replicas.js'
 
 const EMAIL = 'victim.person@corp-secret.example'
 const STEPS = {
@@ -162,19 +162,11 @@ describe('track_taint through the gateway', () => {
   })
 })
 
-const redisUrl = process.env.GOV_TEST_REDIS_URL
-const databaseUrl = process.env.GOV_TEST_DATABASE_URL
-
 describe('track_taint across two replicas on one Redis', {
-  skip: redisUrl && databaseUrl ? false : 'GOV_TEST_REDIS_URL and GOV_TEST_DATABASE_URL not set',
+  skip: skipWithoutScaleOut,
 }, () => {
   it('enforces through one replica the taint set through the other', async () => {
-    const schema = `gov_test_track_taint_${process.pid}_${randomBytes(3).toString('hex')}`
-    const mock = await startMockProvider()
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }
-    const a = await startTestGateway({ plugins: [], mock, env, start: { databaseSchema: schema } })
-    const b = await startTestGateway({ plugins: [], mock, env, start: { databaseSchema: schema } })
-    try {
+    await withTwoReplicas('track_taint', async (a, b) => {
       await a.createPipeline('taint', 'standard', onlySteps('standard', STEPS))
       const key = await a.createAgent(`taint-${randomBytes(4).toString('hex')}`, 'taint')
       const headers = session()
@@ -207,14 +199,6 @@ describe('track_taint across two replicas on one Redis', {
         )
       // One pii label for the first session above, one for the burst.
       assert.equal((await added(a)) + (await added(b)), 2)
-    } finally {
-      await a.close()
-      await b.close()
-      await mock.close()
-      const client = new pg.Client({ connectionString: databaseUrl })
-      await client.connect()
-      await client.query(`drop schema if exists "${schema}" cascade`)
-      await client.end()
-    }
+    })
   })
 })
