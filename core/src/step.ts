@@ -101,6 +101,18 @@ export interface ToolCallContext extends HookContext {
 /** Result of a hook. */
 export type HookResult = Verdict | Promise<Verdict>
 
+/**
+ * What `onBufferedResponse` needs to see to decide (used by the host's windowed
+ * stream release): `prefix` — a verdict or edit on a prefix of the answer text
+ * holds for the whole answer, so the hook may also run on prefixes (with
+ * scratch findings and state) before the text is released; `whole` — only the
+ * complete answer can be judged (a JSON schema, a length limit), so the call is
+ * held back until the end; `record` — the hook neither edits nor refuses the
+ * answer (it only records), so it runs once on the whole answer. Undeclared
+ * means `whole`.
+ */
+export type AnswerScope = 'prefix' | 'whole' | 'record'
+
 /** One configured step in one pipeline. Built once per pipeline version and reused for every call. */
 export interface StepInstance {
   /** Resolves when the step can serve (e.g. a model finished loading). `/health/startup` waits for it. */
@@ -109,6 +121,8 @@ export interface StepInstance {
   /** Every upstream result, failures included (circuit breaking, cost). Errors it throws are logged, never fail the call. */
   onUpstreamOutcome?(ctx: OutcomeContext): void | Promise<void>
   onBufferedResponse?(ctx: ResponseContext): HookResult
+  /** Overrides the plugin's {@link StepPlugin.answerScope} for this configured instance (settings may decide). */
+  readonly answerScope?: AnswerScope
   onToolCall?(ctx: ToolCallContext): HookResult
   /**
    * What this step keeps about a session, for admins (`GET /sessions/{agent}/{session}`):
@@ -150,6 +164,8 @@ export interface StepPlugin<S extends TSchema = TSchema> {
   readonly description: string
   /** Settings schema (typebox) with defaults; validated when a pipeline is created. */
   readonly settings: S
+  /** What `onBufferedResponse` judges: see {@link AnswerScope}; undeclared means `whole`. */
+  readonly answerScope?: AnswerScope
   /** Caller flags the step reads from `ctx.call.flags`. */
   readonly flags?: Readonly<Record<string, FlagDeclaration>>
   /** Build an instance for one pipeline version with validated settings. */

@@ -1,5 +1,6 @@
 import type {
   Answer,
+  AnswerScope,
   RequestContext,
   ResponseContext,
   StepCounter,
@@ -61,9 +62,15 @@ export class ConstrainOutputStep implements StepInstance {
   readonly #patterns: DenyPatterns
   readonly #requestSchemas: RequestSchemas | undefined
   readonly #violations: StepCounter
+  /** A schema, a length limit or deny patterns judge the whole answer; without them only the request's schema is left, and that call is held back anyway. */
+  readonly answerScope: AnswerScope
 
   constructor(settings: ConstrainOutputSettings, services: StepServices) {
     this.#settings = settings
+    this.answerScope =
+      settings.json_schema != null || settings.max_chars > 0 || settings.deny_patterns.length > 0
+        ? 'whole'
+        : 'prefix'
     this.#schema =
       settings.json_schema === null || settings.json_schema === undefined
         ? undefined

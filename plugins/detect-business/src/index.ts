@@ -30,6 +30,8 @@ export default defineStep({
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
   core: '>=0.1.0 <0.3.0',
+  // Markers and terms are judged where they occur; a prefix verdict holds for the whole.
+  answerScope: 'prefix',
   description:
     'Detects declared business terms and identifiers, confidentiality markings and financial figures; blocks, reports or masks them by classification level',
   settings: SettingsSchema,

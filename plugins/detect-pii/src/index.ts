@@ -27,6 +27,8 @@ export default defineStep({
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
   core: '>=0.1.0 <0.3.0',
+  // Masks found in a prefix stay found in the whole; placeholders are restored where they are complete.
+  answerScope: 'prefix',
   description:
     'Detects personal data (contact details, financial identifiers, names, places, organisations) and masks, blocks or reports it',
   settings: PiiSettings,

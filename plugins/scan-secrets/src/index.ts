@@ -26,6 +26,8 @@ export default defineStep({
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
   core: '>=0.1.0 <0.3.0',
+  // A secret in a prefix is a secret in the whole answer (the host holds back a tail margin for split ones).
+  answerScope: 'prefix',
   description:
     'Finds API keys, tokens, private keys and passwords in prompts and answers; redacts, blocks or reports them',
   settings: ScanSecretsSettingsSchema,

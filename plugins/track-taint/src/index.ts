@@ -25,6 +25,8 @@ export default defineStep({
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
   core: '^0.2.0',
+  // The response hook only records labels from the findings: it runs once, on the whole answer.
+  answerScope: 'record',
   description:
     'Labels the session with what it has seen (pii, secret, confidential, restricted, untrusted) and refuses tool calls to sinks that may not receive those labels',
   settings: TrackTaintSettingsSchema,
