@@ -35,7 +35,12 @@ export function buildRouter(c: DependencyContainer): Router {
     gateway,
     adapters,
     tokens: c.resolve(TOKENS.TokenCounter),
+    pipelines: c.resolve(TOKENS.Pipelines),
+    chains: c.resolve(TOKENS.Chains),
+    runner: c.resolve(TOKENS.Runner),
+    defaultPreset: config.defaultPreset,
     maxBodyBytes: config.maxBodyBytes,
+    maxJsonDepth: config.maxJsonDepth,
   })
   registerModelRoutes(router, {
     gateway,
