@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { type AuditSettings, readAuditSettings } from './audit/audit-settings.js'
 import { DEFAULT_MAX_JSON_DEPTH } from './http/body.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import { isSecretName } from './secrets/secret-source.js'
@@ -42,6 +43,8 @@ export interface GovConfig {
   maxJsonDepth: number
   /** Capability tokens: lifetime, audience, issuer (`GOV_TOKEN_*`). */
   tokens: TokenSettings
+  /** Signed checkpoints and SIEM sinks of the audit trail (`GOV_AUDIT_*`). */
+  audit: AuditSettings
   /** Cedar policy file (`GOV_POLICY_FILE`); the shipped `policies/default.cedar` when unset. */
   policyFile: string | undefined
 }
@@ -119,6 +122,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
     maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
     maxJsonDepth: integer(env, 'GOV_MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8) as number,
     tokens: readTokenSettings(env),
+    audit: await readAuditSettings(env, secrets),
     policyFile: plain(env, 'GOV_POLICY_FILE'),
   }
 }

@@ -6,6 +6,7 @@ import { ResponsesAdapter } from './adapters/responses-adapter.js'
 import { AgentActivity } from './agents/activity.js'
 import { AgentService } from './agents/agent-service.js'
 import { Invalidator } from './agents/invalidator.js'
+import { AuditEvidence } from './audit/audit-evidence.js'
 import { AuditTrail } from './audit/audit-trail.js'
 import type { Authorizer } from './auth/authorizer.js'
 import { CedarAuthorizer } from './auth/cedar-authorizer.js'
@@ -58,6 +59,7 @@ export const TOKENS = {
   Tokens: Symbol('TokenService'),
   Audit: Symbol('AuditTrail'),
   Recorder: Symbol('CallRecorder'),
+  Evidence: Symbol('AuditEvidence'),
   Flights: Symbol('Flights'),
   TokenCounter: Symbol('TokenCounter'),
   Prices: Symbol('PriceBook'),
@@ -218,6 +220,18 @@ export function buildContainer(
       new CallRecorder({
         logger: c.resolve(TOKENS.Logger),
         metrics: c.resolve(TOKENS.Metrics),
+  single(TOKENS.Evidence, (c) => {
+    const config = c.resolve<GovConfig>(TOKENS.Config)
+    return new AuditEvidence({
+      settings: config.audit,
+      store: c.resolve(TOKENS.Store),
+      audit: c.resolve(TOKENS.Audit),
+      signer: c.resolve(TOKENS.Tokens),
+      issuer: config.tokens.issuer,
+      metrics: c.resolve(TOKENS.Metrics),
+      logger: c.resolve(TOKENS.Logger),
+    })
+  })
         activity: c.resolve(TOKENS.Activity),
         audit: c.resolve(TOKENS.Audit),
       }),

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { StepPlugin } from '@gov/core'
 import type { DependencyContainer } from 'tsyringe'
 import type { Invalidator } from './agents/invalidator.js'
+import type { AuditEvidence } from './audit/audit-evidence.js'
 import type { AuditTrail } from './audit/audit-trail.js'
 import type { ChainBuilder } from './chain/chain-builder.js'
 import { PluginRegistry } from './chain/plugin-registry.js'
@@ -26,6 +27,8 @@ import type { TokenService } from './tokens/token-service.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
 export { compilePolicySet } from './auth/compile-policy.js'
+export type { EvidenceResult } from './audit/evidence-verify.js'
+export { mergeJwks, type OfflineResult, verifyExportFile } from './audit/offline-verify.js'
 export { DEFAULT_POLICY_FILE, SCHEMA_FILE } from './auth/policy-files.js'
 export { BUILTIN_STEPS } from './chain/plugin-registry.js'
 export { PRESETS } from './chain/presets.js'
@@ -123,6 +126,9 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   opened.push(
     () => chains.close(),
     () => container.resolve<UpstreamClient>(TOKENS.Upstream).close(),
+  const evidence = container.resolve<AuditEvidence>(TOKENS.Evidence)
+  evidence.start()
+  opened.push(() => evidence.close())
   )
   const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
   container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
@@ -182,6 +188,8 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
       // Records still being written belong to calls that were answered or are about to be.
       await container.resolve<AuditTrail>(TOKENS.Audit).idle()
       await store.close()
+      // Stops the checkpoint timer and the SIEM sinks (records still queued are logged as undelivered).
+      await evidence.close()
       // A source passed in belongs to the caller; the one made here is closed here.
       if (!options.secrets) await secrets.close?.()
     },

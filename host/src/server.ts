@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { DependencyContainer } from 'tsyringe'
 import type { AgentActivity } from './agents/activity.js'
 import type { AgentService } from './agents/agent-service.js'
+import type { AuditEvidence } from './audit/audit-evidence.js'
 import { registerAuditRoutes } from './audit/audit-routes.js'
 import type { AuditTrail } from './audit/audit-trail.js'
 import { registerPolicyRoutes } from './auth/policy-routes.js'
@@ -81,7 +82,12 @@ export function buildRouter(c: DependencyContainer): Router {
     invalidator: c.resolve(TOKENS.Invalidator),
   })
   registerTokenRoutes(router, { guard: shared.guard, tokens: c.resolve(TOKENS.Tokens), audit: shared.audit })
-  registerAuditRoutes(router, { guard: shared.guard, audit: shared.audit })
+  registerAuditRoutes(router, {
+    guard: shared.guard,
+    audit: shared.audit,
+    checkpoints: c.resolve<AuditEvidence>(TOKENS.Evidence).checkpoints,
+    store: c.resolve(TOKENS.Store),
+  })
   registerSecretRoutes(router, {
     guard: shared.guard,
     secrets: c.resolve(TOKENS.Secrets),

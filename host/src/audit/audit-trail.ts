@@ -70,6 +70,7 @@ export class AuditTrail {
   readonly #pageSize: number
   readonly #now: () => Date
   #pending: Pending[] = []
+  #listeners: ((records: readonly AuditRecord[]) => void)[] = []
   #writing = false
   #idle: Promise<void> = Promise.resolve()
   #settleIdle: () => void = () => {}
@@ -125,12 +126,13 @@ export class AuditTrail {
    * record. Errors of `work` pass through unchanged; a record that cannot be
    * written undoes the change and rejects with 503 `audit_unavailable`.
    */
-  commit<T>(work: (store: Store) => Promise<T>, describe: (value: T) => AdminChange): Promise<T> {
-    return this.#store.transaction(async (tx) => {
+  async commit<T>(work: (store: Store) => Promise<T>, describe: (value: T) => AdminChange): Promise<T> {
+    let written: AuditRecord[] = []
+    const value = await this.#store.transaction(async (tx) => {
       const value = await work(tx)
       const entry = adminEntry(describe(value), randomUUID(), this.#now())
       try {
-        await tx.appendAudit((head) => sealRecords(head, [entry]))
+        written = await tx.appendAudit((head) => sealRecords(head, [entry]))
       } catch (err) {
         this.#failedAt = performance.now()
         this.#logger?.error({ err, action: entry.action }, 'audit append failed; the change is undone')
@@ -139,6 +141,32 @@ export class AuditTrail {
       this.#failedAt = undefined
       return value
     })
+    // Durable only now, with the transaction committed.
+    this.#publish(written)
+    return value
+  }
+
+  /**
+   * Call `listener` with every batch of records this trail wrote, once they are
+   * committed (the SIEM sinks). It runs synchronously after the commit: it must
+   * be quick and must not throw (a throw is logged and ignored).
+   */
+  onCommitted(listener: (records: readonly AuditRecord[]) => void): () => void {
+    this.#listeners.push(listener)
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener)
+    }
+  }
+
+  #publish(records: readonly AuditRecord[]): void {
+    if (records.length === 0) return
+    for (const listener of this.#listeners) {
+      try {
+        listener(records)
+      } catch (err) {
+        this.#logger?.error({ err }, 'audit listener failed')
+      }
+    }
   }
 
   /** Append one entry to the chain; resolves with its sealed record once it is committed. */
@@ -230,6 +258,7 @@ export class AuditTrail {
           return sealed.filter((record) => record !== undefined)
         })
         this.#failedAt = undefined
+        this.#publish(sealed.filter((record) => record !== undefined))
         for (const [i, p] of batch.entries()) {
           const record = sealed[i]
           if (record) this.#settle(p, { record })

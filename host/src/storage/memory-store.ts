@@ -8,9 +8,11 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { compareIds } from './compare-ids.js'
 import type {
   AgentRecord,
+  AuditCheckpoint,
   AuditHead,
   AuditQuery,
   AuditRecord,
+  CheckpointQuery,
   PipelineInput,
   PipelineRecord,
   Store,
@@ -51,6 +53,8 @@ export class MemoryStore implements Store {
   readonly #agents = new Map<string, AgentRecord>()
   /** key_hash → agent_id, the unique index of the SQL schema. */
   readonly #agentIdByKeyHash = new Map<string, string>()
+  /** Signed checkpoints of the audit chain by `seq`. */
+  readonly #checkpoints = new Map<number, AuditCheckpoint>()
   /** The audit chain in `seq` order. */
   readonly #audit: AuditRecord[] = []
 
@@ -293,6 +297,28 @@ export class MemoryStore implements Store {
       }
     }
     return found
+  }
+
+  async saveCheckpoint(checkpoint: AuditCheckpoint): Promise<boolean> {
+    if (this.#checkpoints.has(checkpoint.seq)) return false
+    this.#checkpoints.set(checkpoint.seq, copy(checkpoint))
+    // Bounded like the records: the oldest checkpoints go first.
+    if (this.#checkpoints.size > this.#auditMax) {
+      const oldest = Math.min(...this.#checkpoints.keys())
+      this.#checkpoints.delete(oldest)
+    }
+    return true
+  }
+
+  async listCheckpoints(query: CheckpointQuery): Promise<AuditCheckpoint[]> {
+    const found = [...this.#checkpoints.values()]
+      .filter(
+        (c) =>
+          (query.afterSeq === undefined || c.seq > query.afterSeq) &&
+          (query.upToSeq === undefined || c.seq <= query.upToSeq),
+      )
+      .sort((a, b) => (query.order === 'asc' ? a.seq - b.seq : b.seq - a.seq))
+    return found.slice(0, query.limit).map(copy)
   }
 
   /** Drop the oldest tenth of the cap (at least the overflow): one splice per many appends. */

@@ -76,3 +76,17 @@ export const auditRecords = pgTable(
     index('audit_records_time_idx').on(table.time),
   ],
 )
+
+/**
+ * Signed checkpoints of the audit chain (`host/src/audit/checkpoint.ts`): one
+ * per head `seq`, so replicas that sign the same head store it once.
+ */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  hash: text('hash').notNull(),
+  recordId: text('record_id').notNull(),
+  recordTime: timestamp('record_time', { withTimezone: true, mode: 'date' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  kid: text('kid').notNull(),
+  jws: text('jws').notNull(),
+})

@@ -6,16 +6,18 @@
  * errors the memory store throws.
  */
 import { GovError } from '@gov/core'
-import { and, asc, count, desc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm'
-import { agents, auditRecords, pipelines } from './schema.js'
+import { and, asc, count, desc, eq, gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm'
+import { agents, auditCheckpoints, auditRecords, pipelines } from './schema.js'
 import type { GovDatabase, SqlConnection } from './sql-connection.js'
 import { readSqlError, SqlState } from './sql-errors.js'
 import type {
   AgentRecord,
+  AuditCheckpoint,
   AuditHead,
   AuditKind,
   AuditQuery,
   AuditRecord,
+  CheckpointQuery,
   PipelineInput,
   PipelineRecord,
   Store,
@@ -316,6 +318,44 @@ export class SqlStore implements Store {
       .orderBy(query.order === 'asc' ? asc(auditRecords.seq) : desc(auditRecords.seq))
       .limit(query.limit)
     return rows.map(toAuditRecord)
+  }
+
+  async saveCheckpoint(checkpoint: AuditCheckpoint): Promise<boolean> {
+    const inserted = await this.#db()
+      .insert(auditCheckpoints)
+      .values({
+        seq: checkpoint.seq,
+        hash: checkpoint.hash,
+        recordId: checkpoint.record_id,
+        recordTime: new Date(checkpoint.record_time),
+        createdAt: new Date(checkpoint.created_at),
+        kid: checkpoint.kid,
+        jws: checkpoint.jws,
+      })
+      .onConflictDoNothing({ target: auditCheckpoints.seq })
+      .returning({ seq: auditCheckpoints.seq })
+    return inserted.length > 0
+  }
+
+  async listCheckpoints(query: CheckpointQuery): Promise<AuditCheckpoint[]> {
+    const where: SQL[] = []
+    if (query.afterSeq !== undefined) where.push(gt(auditCheckpoints.seq, query.afterSeq))
+    if (query.upToSeq !== undefined) where.push(lte(auditCheckpoints.seq, query.upToSeq))
+    const rows = await this.#db()
+      .select()
+      .from(auditCheckpoints)
+      .where(and(...where))
+      .orderBy(query.order === 'asc' ? asc(auditCheckpoints.seq) : desc(auditCheckpoints.seq))
+      .limit(query.limit)
+    return rows.map((row) => ({
+      seq: row.seq,
+      hash: row.hash,
+      record_id: row.recordId,
+      record_time: row.recordTime.toISOString(),
+      created_at: row.createdAt.toISOString(),
+      kid: row.kid,
+      jws: row.jws,
+    }))
   }
 
   #transaction<T>(work: (tx: GovDatabase) => Promise<T>): Promise<T> {

@@ -120,6 +120,38 @@ export interface AuditQuery {
   sessionId?: string
   outcome?: string
   kind?: AuditKind
+/**
+ * A signed checkpoint of the audit chain: the head at one moment, signed with
+ * the capability token key (see `host/src/audit/checkpoint.ts`). The columns
+ * repeat what the signed `jws` payload says, for listing.
+ */
+export interface AuditCheckpoint {
+  /** `seq` of the head record, which is also the number of records up to it. */
+  seq: number
+  /** `hash` of the head record. */
+  hash: string
+  /** `id` of the head record. */
+  record_id: string
+  /** `time` of the head record (ISO 8601). */
+  record_time: string
+  /** When the checkpoint was signed (ISO 8601). */
+  created_at: string
+  /** Key id of the signing key (in the gateway's JWKS). */
+  kid: string
+  /** Compact JWS over the checkpoint; its payload is authoritative. */
+  jws: string
+}
+
+/** Paging of {@link Store.listCheckpoints}: by `seq`. */
+export interface CheckpointQuery {
+  /** Only checkpoints with `seq` greater than this. */
+  afterSeq?: number
+  /** Only checkpoints with `seq` at most this. */
+  upToSeq?: number
+  order: 'asc' | 'desc'
+  limit: number
+}
+
   /** Records at or after this time (ISO 8601). */
   from?: string
   /** Records before this time (ISO 8601). */
@@ -193,3 +225,10 @@ export interface Store {
   /** Audit records matching `query`, ordered by `seq`. */
   listAudit(query: AuditQuery): Promise<AuditRecord[]>
 }
+  /**
+   * Keep a signed checkpoint. Resolves false, storing nothing, when a
+   * checkpoint of that `seq` exists already (another replica signed the same head).
+   */
+  saveCheckpoint(checkpoint: AuditCheckpoint): Promise<boolean>
+  /** Checkpoints matching `query`, ordered by `seq`. */
+  listCheckpoints(query: CheckpointQuery): Promise<AuditCheckpoint[]>

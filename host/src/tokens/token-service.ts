@@ -160,6 +160,21 @@ export class TokenService {
   }
 
   /**
+   * Sign `payload` as a compact JWS with the current token key, whose public
+   * half the JWKS publishes (audit checkpoints use it). `typ` must differ from
+   * a capability token's, so such a document never passes for a token.
+   */
+  async signDocument(typ: string, payload: object): Promise<{ jws: string; kid: string }> {
+    if (typ === TOKEN_TYPE) throw new TypeError(`typ ${TOKEN_TYPE} is reserved for capability tokens`)
+    const key = (await this.#keys()).current
+    this.#syncInBackground()
+    return {
+      jws: signCompact({ alg: key.alg, kid: key.kid, typ }, payload, key.alg, key.privateKey),
+      kid: key.kid,
+    }
+  }
+
+  /**
    * Replace the signing key: with `GOV_TOKEN_SIGNING_KEY` when it holds a new
    * key (re-read from the vault), else with the generated key the JWKS already
    * published as next (and a new next key is prepared). Refuses with 409
