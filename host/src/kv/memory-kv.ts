@@ -7,6 +7,7 @@
 import type { KeyValueStore } from '@gov/core'
 import { LRUCache } from 'lru-cache'
 import { notANumberError } from './kv-errors.js'
+import { StalePurge } from './stale-purge.js'
 
 /** Options of {@link MemoryKv}. */
 export interface MemoryKvOptions {
@@ -19,6 +20,8 @@ export interface MemoryKvOptions {
 /** A {@link KeyValueStore} in process memory. */
 export class MemoryKv implements KeyValueStore {
   readonly #cache: LRUCache<string, string>
+  /** Expired entries go within a bounded number of writes, not only when `maxEntries` is reached. */
+  readonly #purge: StalePurge
 
   constructor(options: MemoryKvOptions = {}) {
     const { maxEntries = 100_000, now } = options
@@ -28,6 +31,12 @@ export class MemoryKv implements KeyValueStore {
       ttlResolution: 0,
       ...(now ? { perf: { now } } : {}),
     })
+    this.#purge = new StalePurge(this.#cache)
+  }
+
+  /** Entries held, expired ones not swept yet included. */
+  get size(): number {
+    return this.#cache.size
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -37,11 +46,13 @@ export class MemoryKv implements KeyValueStore {
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
     // ttl 0 clears an earlier expiry, as Redis SET without PX does.
     this.#cache.set(key, value, { ttl: toTtl(ttlMs) })
+    this.#purge.wrote()
   }
 
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     if (this.#cache.has(key)) return false
     this.#cache.set(key, value, { ttl: toTtl(ttlMs) })
+    this.#purge.wrote()
     return true
   }
 
@@ -49,6 +60,7 @@ export class MemoryKv implements KeyValueStore {
     const current = this.#cache.get(key)
     if (current === undefined) {
       this.#cache.set(key, String(by), { ttl: toTtl(ttlMs) })
+      this.#purge.wrote()
       return by
     }
     const value = parseNumber(current)

@@ -1,9 +1,12 @@
 import { LRUCache } from 'lru-cache'
+import { StalePurge } from '../kv/stale-purge.js'
 import type { SessionBackend } from './session-backend.js'
 
 /** Per-session state in process: an LRU of maps, each entry's TTL renewed by every operation. */
 export class MemorySessionBackend implements SessionBackend {
   readonly #hashes: LRUCache<string, Map<string, string>>
+  /** Sessions that expired go within a bounded number of new sessions, not only at `maxSessions`. */
+  readonly #purge: StalePurge
 
   constructor(options: { maxSessions?: number; now?: () => number } = {}) {
     this.#hashes = new LRUCache<string, Map<string, string>>({
@@ -11,13 +14,17 @@ export class MemorySessionBackend implements SessionBackend {
       ttlResolution: 0,
       ...(options.now ? { perf: { now: options.now } } : {}),
     })
+    this.#purge = new StalePurge(this.#hashes)
   }
 
   /** The hash, created when absent, with its TTL renewed; without a TTL (an admin's peek) as it is. */
   #open(key: string, ttlMs: number | undefined): Map<string, string> {
     let hash = this.#hashes.get(key)
     if (ttlMs === undefined) return hash ?? new Map()
-    if (!hash) hash = new Map()
+    if (!hash) {
+      hash = new Map()
+      this.#purge.wrote()
+    }
     this.#hashes.set(key, hash, { ttl: ttlMs })
     return hash
   }

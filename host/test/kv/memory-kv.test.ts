@@ -31,4 +31,18 @@ describe('memory key-value store', () => {
     assert.equal(await kv.get('s'), undefined)
     assert.equal(await kv.get('n'), undefined)
   })
+
+  // A key written once with a short TTL and never read again (a flight's result) must not
+  // stay until maxEntries is reached: that held every answer of the last 100 000 calls.
+  it('sweeps expired entries that are never read again, within a bounded number of writes', async () => {
+    let now = 1_000
+    const kv = new MemoryKv({ now: () => now })
+    for (let i = 0; i < 20_000; i++) {
+      await kv.set(`once:${i}`, 'x'.repeat(100), 5_000)
+      now += 1 // 1 000 writes a second: about 5 000 live at any time
+    }
+    assert.ok(kv.size <= 5_000 + 2_048, `held ${kv.size} entries, at most ~5 000 are live`)
+    assert.equal(await kv.get('once:19999'), 'x'.repeat(100))
+    assert.equal(await kv.get('once:0'), undefined)
+  })
 })
