@@ -3,13 +3,15 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { prepareAgent, scrapeMetrics, waitStarted } from './gov-setup.js'
 import type { Sample } from './metrics-text.js'
-import { type ServerProcess, startServerProcess } from './server-process.js'
+import { type MemoryProbe, type ServerProcess, startServerProcess } from './server-process.js'
 
 export interface GovProcess {
   url: string
   /** The agent's key, for calls. */
   agentKey: string
   scrape(): Promise<Sample[]>
+  /** Full GC, then memory as gov-server.ts reports it (needs `GOV_BENCH_MEMORY_PROBE=1` and `--expose-gc`). */
+  probeMemory(): Promise<MemoryProbe>
   stop(): Promise<void>
 }
 
@@ -52,6 +54,7 @@ export async function startStandardGov(
       url: gov.info.url,
       agentKey,
       scrape: () => scrapeMetrics(gov.info.url, adminKey),
+      probeMemory: () => gov.probeMemory(),
       stop: () => gov.stop(),
     }
   } catch (err) {

@@ -7,7 +7,24 @@ export interface ServerProcess {
   readonly name: string
   /** What the server announced (its `url` at least). */
   readonly info: { url: string } & Record<string, unknown>
+  /**
+   * SIGUSR2, then the next `{"memory":…}` line the server prints (gov-server.ts
+   * with `GOV_BENCH_MEMORY_PROBE=1`); rejects after `timeoutMs`.
+   */
+  probeMemory(timeoutMs?: number): Promise<MemoryProbe>
   stop(): Promise<void>
+}
+
+/** What a server retains after a full garbage collection (bytes), and its heap snapshot if one was written. */
+export interface MemoryProbe {
+  rss: number
+  heapUsed: number
+  heapTotal: number
+  external: number
+  arrayBuffers: number
+  /** False when the server ran without `--expose-gc` (the numbers then include garbage). */
+  collected: boolean
+  snapshot?: string
 }
 
 /** Cores: the servers share core 0, the load generator gets core 1. */
@@ -42,8 +59,40 @@ export async function startServerProcess(
   return {
     name,
     info,
+    probeMemory: (probeTimeoutMs = 300_000) => probeMemory(name, child, probeTimeoutMs),
     stop: () => stopChild(child),
   }
+}
+
+function probeMemory(name: string, child: ChildProcess, timeoutMs: number): Promise<MemoryProbe> {
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    const onData = (chunk: string) => {
+      buffered += chunk
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      const line = lines.find((l) => l.startsWith('{"memory":'))
+      if (!line) return
+      done()
+      resolve((JSON.parse(line) as { memory: MemoryProbe }).memory)
+    }
+    const onExit = () => {
+      done()
+      reject(new Error(`${name} exited during a memory probe`))
+    }
+    const timer = setTimeout(() => {
+      done()
+      reject(new Error(`${name} printed no memory line within ${timeoutMs} ms`))
+    }, timeoutMs)
+    const done = () => {
+      clearTimeout(timer)
+      child.stdout!.off('data', onData)
+      child.off('exit', onExit)
+    }
+    child.stdout!.on('data', onData)
+    child.once('exit', onExit)
+    child.kill('SIGUSR2')
+  })
 }
 
 function readyLine(
@@ -63,14 +112,16 @@ function readyLine(
       reject(new Error(`${name} exited with code ${code} before it was ready; see ${logFile}`))
     })
     child.stdout!.setEncoding('utf8')
-    child.stdout!.on('data', (chunk: string) => {
+    const onReady = (chunk: string) => {
       buffered += chunk
       const line = buffered.split('\n').find((l) => l.startsWith('{"ready":true'))
       if (!line) return
       clearTimeout(timer)
       child.removeAllListeners('exit')
+      child.stdout!.off('data', onReady)
       resolve(JSON.parse(line) as ServerProcess['info'])
-    })
+    }
+    child.stdout!.on('data', onReady)
   })
 }
 
