@@ -28,6 +28,7 @@ import { adminKeyReader } from './secrets/admin-key.js'
 import type { SecretSource } from './secrets/secret-source.js'
 import type { Store } from './storage/store.js'
 import { TokenService } from './tokens/token-service.js'
+import type { CallTracer } from './tracing/call-tracer.js'
 import { ProviderRouter } from './upstream/providers.js'
 import { UpstreamClient } from './upstream/upstream-client.js'
 import { GenAiPriceBook } from './usage/price-book.js'
@@ -63,6 +64,8 @@ export const TOKENS = {
   Flights: Symbol('Flights'),
   TokenCounter: Symbol('TokenCounter'),
   Prices: Symbol('PriceBook'),
+  /** Registered only when tracing is on. */
+  Tracer: Symbol('CallTracer'),
 } as const
 
 /** The adapters by vendor. */
@@ -80,6 +83,8 @@ export interface Roots {
   store: Store
   kv: KvHandle
   registry: PluginRegistry
+  /** OpenTelemetry tracing of each call; undefined when off. */
+  tracer?: CallTracer
 }
 
 /**
@@ -102,6 +107,7 @@ export function buildContainer(
   c.register(TOKENS.Store, { useValue: roots.store })
   c.register(TOKENS.Kv, { useValue: roots.kv })
   c.register(TOKENS.Registry, { useValue: roots.registry })
+  if (roots.tracer) c.register(TOKENS.Tracer, { useValue: roots.tracer })
   single(TOKENS.Metrics, () => new GovMetrics({ defaultMetrics: true }))
   single(TOKENS.Invalidator, (c) => {
     const logger = c.resolve<Logger>(TOKENS.Logger)
@@ -257,6 +263,7 @@ export function buildContainer(
       record: (summary) => recorder.record(summary),
       auditWritable: () => c.resolve<AuditTrail>(TOKENS.Audit).assertWritable(),
       conversations: new ConversationSessions(c.resolve<KvHandle>(TOKENS.Kv).kv),
+      ...(roots.tracer ? { tracer: roots.tracer } : {}),
     })
   })
   override?.(c)

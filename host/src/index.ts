@@ -24,6 +24,7 @@ import { readStorageSettings } from './storage/storage-settings.js'
 import { CertificateStore } from './tls/certificate-store.js'
 import { readTlsSettings } from './tls/tls-settings.js'
 import type { TokenService } from './tokens/token-service.js'
+import { createCallTracer } from './tracing/call-tracer.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
 export { compilePolicySet } from './auth/compile-policy.js'
@@ -119,7 +120,10 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
     await fail(err)
   }
 
-  const container = buildContainer({ config, logger, secrets, store, kv, registry }, options.override)
+  // Off unless GOV_TRACING=otlp; only then is the OpenTelemetry SDK loaded.
+  const tracer = await createCallTracer(env, logger).catch(fail)
+  if (tracer) opened.push(() => tracer.shutdown())
+  const container = buildContainer({ config, logger, secrets, store, kv, registry, tracer }, options.override)
   await container.resolve<Invalidator>(TOKENS.Invalidator).start().catch(fail)
   await container.resolve<TokenService>(TOKENS.Tokens).start().catch(fail)
   const chains = container.resolve<ChainBuilder>(TOKENS.Chains)
@@ -187,6 +191,8 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
       await kv.close()
       // Records still being written belong to calls that were answered or are about to be.
       await container.resolve<AuditTrail>(TOKENS.Audit).idle()
+      // Spans of the last calls are sent before the process may exit.
+      await tracer?.shutdown()
       await store.close()
       // Stops the checkpoint timer and the SIEM sinks (records still queued are logged as undelivered).
       await evidence.close()

@@ -1,5 +1,6 @@
 import type { SseOptions } from './adapter.js'
 import { isAbsent, isRecord } from './json-values.js'
+import type { StreamResume } from './sse-events.js'
 import { splitFragments, splitText } from './stream-pieces.js'
 
 /**
@@ -10,7 +11,12 @@ import { splitFragments, splitText } from './stream-pieces.js'
  * `includeUsage`, `usage: null` on every chunk and a last chunk with empty
  * `choices` and the usage; then `data: [DONE]`.
  */
-export function renderOpenAiSse(body: Record<string, unknown>, options: SseOptions): string {
+export function renderOpenAiSse(
+  body: Record<string, unknown>,
+  options: SseOptions,
+  /** The role delta and this start of choice 0's content already left (windowed release). */
+  resume?: StreamResume,
+): string {
   // Every chunk shares its head and tail, so they are serialised once and only the choice varies.
   const headFields: Record<string, unknown> = {
     id: body.id,
@@ -35,7 +41,8 @@ export function renderOpenAiSse(body: Record<string, unknown>, options: SseOptio
   choices.forEach((raw, position) => {
     const choice = isRecord(raw) ? raw : {}
     const index = typeof choice.index === 'number' ? choice.index : position
-    renderChoice(choice, (delta, finishReason, logprobs) => emit(index, delta, finishReason, logprobs))
+    const emitChoice: Emit = (delta, finishReason, logprobs) => emit(index, delta, finishReason, logprobs)
+    renderChoice(choice, emitChoice, position === 0 ? resume?.text : undefined)
   })
   if (options.includeUsage) out.push(`${head}[],"usage":${JSON.stringify(body.usage ?? null)}}\n\n`)
   out.push('data: [DONE]\n\n')
@@ -44,19 +51,21 @@ export function renderOpenAiSse(body: Record<string, unknown>, options: SseOptio
 
 type Emit = (delta: Record<string, unknown>, finishReason?: unknown, logprobs?: unknown) => void
 
-function renderChoice(choice: Record<string, unknown>, emit: Emit) {
+function renderChoice(choice: Record<string, unknown>, emit: Emit, released?: string) {
   const message = isRecord(choice.message) ? choice.message : {}
-  const content = typeof message.content === 'string' ? message.content : null
+  let content = typeof message.content === 'string' ? message.content : null
+  if (released !== undefined) content = (content ?? '').slice(released.length)
   // A tool-call-only answer has `content: null`; an empty first delta would turn it into ''.
-  emit(
-    {
-      role: typeof message.role === 'string' ? message.role : 'assistant',
-      content: content === null ? null : '',
-      refusal: null,
-    },
-    null,
-    isAbsent(choice.logprobs) ? null : choice.logprobs,
-  )
+  else
+    emit(
+      {
+        role: typeof message.role === 'string' ? message.role : 'assistant',
+        content: content === null ? null : '',
+        refusal: null,
+      },
+      null,
+      isAbsent(choice.logprobs) ? null : choice.logprobs,
+    )
   for (const piece of splitText(content ?? '')) emit({ content: piece })
   if (typeof message.refusal === 'string')
     for (const piece of splitText(message.refusal)) emit({ refusal: piece })
@@ -85,4 +94,23 @@ function renderToolCall(raw: unknown, index: number, emit: Emit) {
   for (const piece of splitFragments(typeof fn[key] === 'string' ? fn[key] : '')) {
     emit({ tool_calls: [{ index, [type]: { [key]: piece } }] })
   }
+}
+
+/** One chunk of choice 0 with `delta`, for a stream released in windows. */
+export function renderOpenAiChunk(
+  head: Record<string, unknown>,
+  options: SseOptions,
+  delta: Record<string, unknown>,
+): string {
+  const chunk: Record<string, unknown> = {
+    id: head.id,
+    object: 'chat.completion.chunk',
+    created: head.created,
+  }
+  chunk.model = head.model
+  if (head.service_tier !== undefined) chunk.service_tier = head.service_tier
+  if (head.system_fingerprint !== undefined) chunk.system_fingerprint = head.system_fingerprint
+  chunk.choices = [{ index: 0, delta, logprobs: null, finish_reason: null }]
+  if (options.includeUsage) chunk.usage = null
+  return `data: ${JSON.stringify(chunk)}\n\n`
 }

@@ -9,7 +9,7 @@
  */
 import { invalidStream, upstreamError } from './adapter-errors.js'
 import { isRecord } from './json-values.js'
-import { parseEventData, readSseEvents } from './sse-events.js'
+import { parseEventData, readSseEvents, type StreamResume } from './sse-events.js'
 
 const FINAL = new Set(['response.completed', 'response.incomplete', 'response.failed'])
 
@@ -25,27 +25,39 @@ export function reassembleResponsesStream(sse: string): Record<string, unknown> 
 }
 
 /** Render a complete Responses answer as SSE. */
-export function renderResponsesSse(body: Record<string, unknown>): string {
-  let sequence = 0
+export function renderResponsesSse(
+  body: Record<string, unknown>,
+  /** The opening events, output 0's start and this start of its first text already left (windowed release). */
+  resume?: StreamResume,
+): string {
+  let sequence = resume?.sequence ?? 0
   let out = ''
   const emit = (type: string, fields: Record<string, unknown>) => {
-    out += `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`
+    out += responsesEvent(type, sequence++, fields)
   }
   const output = Array.isArray(body.output) ? body.output : []
-  emit('response.created', { response: { ...body, status: 'in_progress', output: [] } })
-  emit('response.in_progress', { response: { ...body, status: 'in_progress', output: [] } })
+  if (!resume) {
+    emit('response.created', { response: { ...body, status: 'in_progress', output: [] } })
+    emit('response.in_progress', { response: { ...body, status: 'in_progress', output: [] } })
+  }
   output.forEach((item, outputIndex) => {
     if (!isRecord(item)) return
     const itemId = item.id
+    const released = outputIndex === 0 ? resume?.text : undefined
     if (item.type === 'message' && Array.isArray(item.content)) {
-      emit('response.output_item.added', {
-        output_index: outputIndex,
-        item: { ...item, status: 'in_progress', content: [] },
-      })
+      if (released === undefined)
+        emit('response.output_item.added', {
+          output_index: outputIndex,
+          item: { ...item, status: 'in_progress', content: [] },
+        })
       item.content.forEach((part, contentIndex) => {
         if (!isRecord(part)) return
         const at = { item_id: itemId, output_index: outputIndex, content_index: contentIndex }
-        if (part.type === 'output_text') {
+        if (part.type === 'output_text' && contentIndex === 0 && released !== undefined) {
+          const unsent = String(part.text ?? '').slice(released.length)
+          if (unsent) emit('response.output_text.delta', { ...at, delta: unsent, logprobs: [] })
+          emit('response.output_text.done', { ...at, text: part.text, logprobs: [] })
+        } else if (part.type === 'output_text') {
           emit('response.content_part.added', { ...at, part: { ...part, text: '' } })
           emit('response.output_text.delta', { ...at, delta: part.text, logprobs: [] })
           emit('response.output_text.done', { ...at, text: part.text, logprobs: [] })
@@ -72,4 +84,9 @@ export function renderResponsesSse(body: Record<string, unknown>): string {
   const final = body.status === 'incomplete' ? 'response.incomplete' : 'response.completed'
   emit(final, { response: body })
   return out
+}
+
+/** One Responses event with its sequence number. */
+export function responsesEvent(type: string, sequence: number, fields: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence, ...fields })}\n\n`
 }

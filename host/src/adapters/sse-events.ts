@@ -29,3 +29,13 @@ export function parseEventData(data: string): unknown {
     throw invalidStream(`carries an event whose data (${data.length} characters) is not JSON`)
   }
 }
+
+/**
+ * Where a re-rendered stream picks up when its start already left (windowed
+ * release): the opening events and `text`, the first part of the first text
+ * of the answer, were sent; `sequence` is the next Responses `sequence_number`.
+ */
+export interface StreamResume {
+  readonly text: string
+  readonly sequence: number
+}

@@ -13,6 +13,7 @@ import {
   Verdicts,
 } from '@gov/core'
 import type { GovMetrics } from '../metrics/metrics.js'
+import type { CallTrace } from '../tracing/call-tracer.js'
 import type { Chain, ChainStep } from './chain.js'
 
 /** What one hook call decided, for logs, the audit trail and metrics. */
@@ -35,6 +36,8 @@ export class CallState {
   readonly stepsRun = new Set<string>()
   /** Labels steps granted for the capability token (`ctx.grantLabels`). */
   readonly labels = new Set<string>()
+  /** The call's trace when tracing is on (host/src/tracing): told of every hook call. */
+  trace: CallTrace | undefined
   readonly #stepState = new Map<string, Map<string, unknown>>()
 
   stateOf(step: string): Map<string, unknown> {
@@ -92,6 +95,7 @@ export class ChainRunner {
         outcome,
       }
       const started = performance.now()
+      const findingsBefore = state.findings.length
       let error: string | undefined
       try {
         await step.instance.onUpstreamOutcome(
@@ -102,14 +106,16 @@ export class ChainRunner {
       }
       const durationMs = performance.now() - started
       this.metrics.stepDuration.observe({ step: step.name, phase: 'upstream' }, durationMs / 1000)
-      state.decisions.push({
+      const decision: StepDecision = {
         step: step.name,
         phase: 'upstream',
         verdict: 'continue',
         durationMs,
         enforced: true,
         ...(error ? { error } : {}),
-      })
+      }
+      state.decisions.push(decision)
+      state.trace?.step(decision, started, state.findings.length - findingsBefore)
     }
   }
 
@@ -173,6 +179,7 @@ export class ChainRunner {
   ): Promise<Verdict> {
     state.stepsRun.add(step.name)
     const started = performance.now()
+    const findingsBefore = state.findings.length
     let verdict: Verdict
     let error: string | undefined
     try {
@@ -195,7 +202,7 @@ export class ChainRunner {
     const durationMs = performance.now() - started
     this.metrics.stepDuration.observe({ step: step.name, phase: ctx.phase }, durationMs / 1000)
     const enforced = !observe
-    state.decisions.push({
+    const decision: StepDecision = {
       step: step.name,
       phase: ctx.phase,
       verdict: verdict.kind,
@@ -203,7 +210,9 @@ export class ChainRunner {
       durationMs,
       enforced: verdict.kind === 'continue' ? true : enforced,
       ...(error ? { error } : {}),
-    })
+    }
+    state.decisions.push(decision)
+    state.trace?.step(decision, started, state.findings.length - findingsBefore)
     if (verdict.kind === 'block' && enforced)
       this.metrics.pipelineBlocks.inc({ step: step.name, code: verdict.code })
     return enforced ? verdict : Verdicts.continue()

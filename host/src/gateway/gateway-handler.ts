@@ -25,6 +25,7 @@ import type { PipelineService } from '../pipelines/pipeline-service.js'
 import type { SecretSource } from '../secrets/secret-source.js'
 import { grantOf } from '../tokens/capability-claims.js'
 import type { TokenService } from '../tokens/token-service.js'
+import type { CallTracer } from '../tracing/call-tracer.js'
 import type { ProviderRouter } from '../upstream/providers.js'
 import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
 import { CallRecord, type CallSummary } from './call-record.js'
@@ -61,6 +62,8 @@ export interface GatewayDeps {
   auditWritable: () => void
   /** Sessions of conversations the provider holds (Responses API). */
   conversations: ConversationSessions
+  /** OpenTelemetry spans of each call; absent when tracing is off (nothing is traced or loaded). */
+  tracer?: CallTracer
 }
 
 /** Thrown inside the walk to answer the caller early with a coded error. */
@@ -101,6 +104,7 @@ export class GatewayHandler {
 
   async handle(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rec = new CallRecord(adapter, req.headers)
+    if (this.deps.tracer) rec.state.trace = this.deps.tracer.startCall(adapter.vendor, req.headers)
     try {
       rec.agent = await this.authenticate(req)
       await this.#readBody(rec, req)
@@ -301,13 +305,17 @@ export class GatewayHandler {
       if (!res.writableFinished) abort.abort()
     }
     res.once('close', onClose)
+    const provider = rec.provider as NonNullable<CallRecord['provider']>
+    const headers = rec.adapter.upstreamHeaders(rec.headersIn, rec.providerKey as string)
+    // Traced: the upstream span's traceparent goes to the provider.
+    const span = rec.state.trace?.upstream(provider, (rec.exchange as Exchange).model, headers)
     try {
-      return await this.deps.upstream.send(
-        rec.provider as NonNullable<CallRecord['provider']>,
-        rec.adapter.upstreamHeaders(rec.headersIn, rec.providerKey as string),
-        JSON.stringify(body),
-        abort.signal,
-      )
+      const upstream = await this.deps.upstream.send(provider, headers, JSON.stringify(body), abort.signal)
+      span?.answered(upstream.status)
+      return upstream
+    } catch (err) {
+      span?.failed(err)
+      throw err
     } finally {
       res.off('close', onClose)
     }
@@ -419,6 +427,7 @@ export class GatewayHandler {
       return
     }
     const e = toGovError(err)
+    rec.state.trace?.refused(e.code)
     if (!(err instanceof GovError))
       this.deps.logger.error({ err, requestId: rec.requestId }, 'gateway call failed')
     rec.outcome = e.status >= 500 ? 'error' : 'blocked'
@@ -441,9 +450,11 @@ export class GatewayHandler {
     }
     try {
       await this.deps.record(rec.summary(status))
+      rec.state.trace?.end(rec, status)
       return true
     } catch (err) {
       const e = toGovError(err)
+      rec.state.trace?.end(rec, e.status, e.code)
       delete rec.headers['x-gov-token']
       rec.held?.stop()
       if (rec.held?.open) rec.held.fail(e.status, e.code, e.message)

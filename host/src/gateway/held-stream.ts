@@ -19,8 +19,8 @@ export class HeldStream {
   #open = false
 
   constructor(
-    private readonly res: ServerResponse,
-    private readonly adapter: VendorAdapter,
+    protected readonly res: ServerResponse,
+    protected readonly adapter: VendorAdapter,
     private readonly headers: Record<string, string>,
     intervalMs: number,
   ) {
@@ -33,6 +33,11 @@ export class HeldStream {
   /** True once keep-alives were sent: the status and headers are gone. */
   get open(): boolean {
     return this.#open
+  }
+
+  /** Where the upstream stream's chunks go as they arrive; none for a held stream. */
+  upstreamSink(): ((chunk: Buffer) => void) | undefined {
+    return undefined
   }
 
   /** No more keep-alives (the answer or an error is about to be written). */
@@ -54,13 +59,20 @@ export class HeldStream {
   /** Report an error inside the open stream, in the vendor's own event format. */
   fail(status: number, code: string, message: string): void {
     this.stop()
+    if (this.res.writableEnded || this.res.destroyed) return
     const body = this.adapter.errorBody(status, code, message)
     let event: string
     if (this.adapter.vendor === 'anthropic') event = `event: error\ndata: ${JSON.stringify(body)}\n\n`
     else if (this.adapter.vendor === 'openai-responses') {
-      event = `event: error\ndata: ${JSON.stringify({ type: 'error', code, message, param: null, sequence_number: 0 })}\n\n`
+      const error = { type: 'error', code, message, param: null, sequence_number: this.nextSequence() }
+      event = `event: error\ndata: ${JSON.stringify(error)}\n\n`
     } else event = `data: ${JSON.stringify(body)}\n\n`
     this.res.end(event)
+  }
+
+  /** The `sequence_number` of the next Responses event (none were sent before a held answer). */
+  protected nextSequence(): number {
+    return 0
   }
 
   #ping(): void {
@@ -68,6 +80,14 @@ export class HeldStream {
       this.stop()
       return
     }
+    this.openStream()
+    this.res.write(
+      this.adapter.vendor === 'anthropic' ? 'event: ping\ndata: {"type":"ping"}\n\n' : ': keep-alive\n\n',
+    )
+  }
+
+  /** Send the status and headers of the event stream, once. */
+  protected openStream(): void {
     if (!this.#open) {
       this.#open = true
       this.res.writeHead(200, {
@@ -77,8 +97,5 @@ export class HeldStream {
         trailer: LATE_HEADERS.join(', '),
       })
     }
-    this.res.write(
-      this.adapter.vendor === 'anthropic' ? 'event: ping\ndata: {"type":"ping"}\n\n' : ': keep-alive\n\n',
-    )
   }
 }

@@ -10,6 +10,9 @@ const Content = Type.Object(
   {
     media: Type.Optional(Type.Union([Type.Literal('pass'), Type.Literal('refuse')])),
     unknown_blocks: Type.Optional(Type.Union([Type.Literal('refuse'), Type.Literal('pass')])),
+    stream_release: Type.Optional(Type.Union([Type.Literal('held'), Type.Literal('windowed')])),
+    stream_window_chars: Type.Optional(Type.Integer({ minimum: 16, maximum: 65536 })),
+    stream_hold_chars: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   },
   { additionalProperties: false },
 )

@@ -17,6 +17,12 @@ export type Overrides = Record<string, Record<string, unknown>>
 export interface ContentSettings {
   media: 'pass' | 'refuse'
   unknown_blocks: 'refuse' | 'pass'
+  /** How a streamed answer leaves: `held` (whole, after every check; the default) or `windowed` (see `gateway/windowed-stream.ts`). */
+  stream_release?: 'held' | 'windowed'
+  /** Windowed release: new answer characters between two checks of the prefix (default 160). */
+  stream_window_chars?: number
+  /** Windowed release: characters at the end of the checked prefix held back until a later window (default 64). */
+  stream_hold_chars?: number
 }
 
 /** The content settings of a pipeline that sets none. */

@@ -49,6 +49,8 @@ export class UpstreamClient {
     headers: Record<string, string>,
     body: string,
     signal?: AbortSignal,
+    /** Sees each chunk of a successful `text/event-stream` answer as it arrives (windowed stream release). */
+    onStreamChunk?: (chunk: Buffer) => void,
   ): Promise<UpstreamResponse> {
     const url = new URL(provider.baseUrl + provider.path)
     const pool = this.#pool(url.origin)
@@ -65,7 +67,12 @@ export class UpstreamClient {
         signal: combined,
       })
       const contentType = String(res.headers['content-type'] ?? '')
-      return { status: res.statusCode, contentType, body: await this.#readCapped(res, provider) }
+      const ok = res.statusCode >= 200 && res.statusCode < 300 && contentType.includes('text/event-stream')
+      return {
+        status: res.statusCode,
+        contentType,
+        body: await this.#readCapped(res, provider, ok ? onStreamChunk : undefined),
+      }
     } catch (err) {
       if (err instanceof TooLarge) throw err
       const code = (err as { code?: string }).code ?? ''
@@ -92,7 +99,11 @@ export class UpstreamClient {
   }
 
   /** Read the answer body, stopping (and dropping the connection) as soon as it passes the cap. */
-  async #readCapped(res: Dispatcher.ResponseData, provider: Provider): Promise<Buffer> {
+  async #readCapped(
+    res: Dispatcher.ResponseData,
+    provider: Provider,
+    onChunk?: (chunk: Buffer) => void,
+  ): Promise<Buffer> {
     const limit = this.#maxAnswerBytes
     const tooLarge = () =>
       new TooLarge(
@@ -115,6 +126,7 @@ export class UpstreamClient {
         throw tooLarge()
       }
       chunks.push(chunk as Buffer)
+      onChunk?.(chunk as Buffer)
     }
     return Buffer.concat(chunks, size)
   }
