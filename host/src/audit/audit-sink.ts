@@ -50,6 +50,8 @@ export class AuditSink {
   readonly #minBackoff: number
   readonly #maxBackoff: number
   #queue: AuditRecord[] = []
+  /** Records taken from the queue for the delivery under way. */
+  #inFlight = 0
   /** `seq` range of records dropped from a full queue, to re-read from the store. */
   #gap: { from: number; to: number } | undefined
   /** `seq` of the last record delivered. */
@@ -79,24 +81,35 @@ export class AuditSink {
 
   /** Records waiting (queued, plus a gap still to re-read). */
   get pending(): number {
-    return this.#queue.length + (this.#gap ? this.#gap.to - this.#gap.from + 1 : 0)
+    return this.#queue.length + this.#inFlight + (this.#gap ? this.#gap.to - this.#gap.from + 1 : 0)
   }
 
   /** Queue committed records for delivery. Synchronous; never throws. */
   enqueue(records: readonly AuditRecord[]): void {
     if (this.#closed || records.length === 0) return
     this.#queue.push(...records)
+    this.#trim()
+    this.#start()
+  }
+
+  /** A failed batch goes back to the front, oldest first. */
+  #requeue(batch: AuditRecord[]): void {
+    this.#queue.unshift(...batch)
+    this.#trim()
+  }
+
+  /** Past the bound, the oldest queued records leave; their `seq` range is kept as a gap. */
+  #trim(): void {
     const over = this.#queue.length - this.#backlog
     if (over > 0) {
-      const dropped = this.#queue.splice(0, over)
-      const from = dropped[0]!.seq
-      const to = dropped.at(-1)!.seq
+      const dropped = this.#queue.splice(0, over).map((r) => r.seq)
+      const from = Math.min(...dropped)
+      const to = Math.max(...dropped)
       this.#gap = this.#gap
         ? { from: Math.min(this.#gap.from, from), to: Math.max(this.#gap.to, to) }
         : { from, to }
       this.#o.counter?.inc({ sink: this.name, result: 'dropped' }, over)
     }
-    this.#start()
   }
 
   /** Resolves when nothing is waiting (tests, shutdown). */
@@ -151,7 +164,9 @@ export class AuditSink {
           )
           this.#gap = undefined
         }
-        batch = this.#queue.slice(0, this.#batch)
+        // Out of the queue while it is out: a full queue cannot drop what is being sent.
+        batch = this.#queue.splice(0, this.#batch)
+        this.#inFlight = batch.length
       }
       if (fromGap && batch.length === 0) {
         // The store no longer holds the range (memory store cap): nothing left to send from it.
@@ -161,6 +176,8 @@ export class AuditSink {
       try {
         await this.#o.transport.deliver(batch)
       } catch (err) {
+        this.#inFlight = 0
+        if (!fromGap) this.#requeue(batch)
         this.#o.counter?.inc({ sink: this.name, result: 'failed' }, batch.length)
         if (this.#failures === 0) {
           this.#o.logger?.warn(
@@ -179,9 +196,8 @@ export class AuditSink {
       this.#cursor = Math.max(this.#cursor, last)
       if (fromGap) {
         this.#gap = last >= this.#gap!.to ? undefined : { from: last + 1, to: this.#gap!.to }
-      } else {
-        this.#queue.splice(0, batch.length)
       }
+      this.#inFlight = 0
     }
   }
 

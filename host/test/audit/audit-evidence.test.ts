@@ -174,6 +174,7 @@ for (const { kind } of kinds) {
     it('exports OCSF-shaped API Activity events', async () => {
       const page = await exportPage(gw.url, 'after=0&limit=3&format=ocsf')
       assert.equal(page.lines.length, 3, 'records only; checkpoints are not OCSF events')
+      // biome-ignore lint/suspicious/noExplicitAny: the event's nested fields are inspected freely
       const [event] = page.lines as Record<string, any>[]
       assert.equal(event!.class_uid, 6003)
       assert.equal(event!.category_uid, 6)
