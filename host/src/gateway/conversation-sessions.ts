@@ -1,46 +1,214 @@
-import type { KeyValueStore } from '@gov/core'
+import { createHash } from 'node:crypto'
+import type { KeyValueStore, Vendor } from '@gov/core'
 
-/** How long gov remembers which session a stored response belongs to. */
+/** How long gov remembers which session a stored response belongs to (the provider keeps them 30 days). */
 const RESPONSE_TTL_MS = 30 * 24 * 3_600_000
+/** How long gov remembers the session of an Anthropic history: as long as session state lives (24 h by default). */
+const THREAD_TTL_MS = 24 * 3_600_000
 
 /**
- * Sessions of conversations the provider holds (the Responses API's
- * `conversation` and `previous_response_id`): a call that continues one by
- * reference continues its session, so masking, taint, loop counts and the
- * token's tools carry across turns without `X-Gov-Session`. Every key carries
- * the agent: another agent naming the same response id finds nothing.
+ * The session of a call that sent no `X-Gov-Session`, so masking, taint, loop
+ * counts and the token's `sid` carry across the turns of one conversation.
+ * Every key carries the agent: another agent naming the same response id,
+ * container or history finds nothing.
  *
- * Precedence: `X-Gov-Session` → `conversation` → the session of
- * `previous_response_id` → a new session for this response.
+ * Precedence: `X-Gov-Session` (the caller's, never derived) → a reference to
+ * state the provider holds → the session derived from the history → a new
+ * session for this call.
+ *
+ * - Responses API: `conversation` → that conversation's session;
+ *   `previous_response_id` → the session of that response.
+ * - Anthropic Messages: `thread: {type: 'continue', previous_message_id}` (the
+ *   server-held thread the SDK's tool runner uses: it sends only the new turn's
+ *   messages) → the session of that message; `container` (the code-execution
+ *   container, whose files outlive a turn) → the session of the call that
+ *   created it; else the history:
+ *   a client resends the whole conversation each turn (the SDK's tool runner,
+ *   LangChain, the AI SDK), so gov remembers a fingerprint of each answered
+ *   call's history plus the answer it returned, and a request whose messages up
+ *   to its last assistant turn have that fingerprint continues that session.
+ *   The fingerprint covers the system prompt and each message's text, tool-call
+ *   ids and tool results, so a client that re-encodes messages (a string for a
+ *   text block, merged text blocks) still matches, and two conversations share a
+ *   session only if their histories are the same up to a model answer.
+ * - Chat Completions: no derivation (a call without `X-Gov-Session` stays in the agent-wide scope).
  */
 export class ConversationSessions {
+  /** Fingerprint of each Anthropic request's history, taken before steps edit the body. */
+  readonly #histories = new WeakMap<object, string>()
+  /** Tool names of the held thread a request continues, when it sends none itself (the provider keeps them). */
+  readonly #heldTools = new WeakMap<object, readonly string[]>()
+
   constructor(private readonly kv: KeyValueStore) {}
 
-  /** The session id of a Responses call without `X-Gov-Session`. */
-  async derive(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
+  /** The session of a call without `X-Gov-Session`; undefined when the vendor has none to derive. */
+  async derive(
+    agentId: string,
+    vendor: Vendor,
+    body: Record<string, unknown>,
+    requestId: string,
+  ): Promise<string | undefined> {
+    if (vendor === 'openai-responses') return this.#deriveResponses(agentId, body, requestId)
+    if (vendor === 'anthropic') return this.#deriveMessages(agentId, body, requestId)
+    return undefined
+  }
+
+  /**
+   * The tools a call continuing an Anthropic held thread may use when it sends
+   * none: the provider keeps the thread's tools, so the capability token's
+   * `tools` claim names those of the turn that sent them.
+   */
+  heldTools(body: object): readonly string[] | undefined {
+    return this.#heldTools.get(body)
+  }
+
+  /** Remember the session of an answered call (and the tools it offered), so its follow-ups continue it. */
+  async remember(
+    agentId: string,
+    vendor: Vendor,
+    body: Record<string, unknown>,
+    answer: Record<string, unknown> | undefined,
+    sessionId: string,
+    tools: readonly string[],
+  ): Promise<void> {
+    if (!answer) return
+    if (vendor === 'openai-responses') {
+      const id = answer.id
+      if (typeof id === 'string' && id !== '')
+        await this.kv.set(this.#key(agentId, 'response', id), sessionId, RESPONSE_TTL_MS)
+      return
+    }
+    if (vendor !== 'anthropic') return
+    const history = this.#histories.get(body)
+    const writes: Promise<void>[] = []
+    // A held thread is continued by the id of its last answer.
+    if (isObject(body.thread) && typeof answer.id === 'string' && answer.id !== '') {
+      const held = JSON.stringify({
+        session: sessionId,
+        tools: tools.length ? tools : (this.heldTools(body) ?? []),
+      })
+      writes.push(this.kv.set(this.#key(agentId, 'message', answer.id), held, RESPONSE_TTL_MS))
+    }
+    if (history !== undefined && !isObject(body.thread)) {
+      const next = chain(history, { role: 'assistant', content: answer.content })
+      writes.push(this.kv.set(this.#key(agentId, 'thread', next), sessionId, THREAD_TTL_MS))
+    }
+    const container = idOf(answer.container)
+    if (container)
+      writes.push(this.kv.set(this.#key(agentId, 'container', container), sessionId, THREAD_TTL_MS))
+    await Promise.all(writes)
+  }
+
+  async #deriveResponses(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
     const conversation = typeof body.conversation === 'string' ? body.conversation : idOf(body.conversation)
     if (conversation) return `conversation:${conversation}`
     const previous = body.previous_response_id
     if (typeof previous === 'string' && previous !== '') {
-      const known = await this.kv.get(this.#key(agentId, previous))
+      const known = await this.kv.get(this.#key(agentId, 'response', previous))
       return known ?? `response:${previous}`
     }
     return `response:${requestId}`
   }
 
-  /** Remember the session of an answered response, so its follow-ups continue it. */
-  async remember(agentId: string, responseId: unknown, sessionId: string): Promise<void> {
-    if (typeof responseId !== 'string' || responseId === '') return
-    await this.kv.set(this.#key(agentId, responseId), sessionId, RESPONSE_TTL_MS)
+  async #deriveMessages(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
+    const messages = Array.isArray(body.messages) ? body.messages : []
+    // h[k] fingerprints the system prompt and messages[0..k-1].
+    const h = [chain('', { system: textOf(body.system) })]
+    for (const message of messages) h.push(chain(h.at(-1) as string, message))
+    this.#histories.set(body, h.at(-1) as string)
+    const thread = isObject(body.thread) ? body.thread : undefined
+    const previous = thread?.type === 'continue' ? thread.previous_message_id : undefined
+    if (typeof previous === 'string' && previous !== '') {
+      const known = readHeld(await this.kv.get(this.#key(agentId, 'message', previous)))
+      if (known?.tools.length) this.#heldTools.set(body, known.tools)
+      return known?.session ?? `message:${previous}`
+    }
+    const container = typeof body.container === 'string' ? body.container : idOf(body.container)
+    if (container) {
+      const known = await this.kv.get(this.#key(agentId, 'container', container))
+      if (known) return known
+    }
+    const lastAnswer = messages.findLastIndex((m) => isObject(m) && m.role === 'assistant')
+    if (lastAnswer >= 0) {
+      const known = await this.kv.get(this.#key(agentId, 'thread', h[lastAnswer + 1] as string))
+      if (known) return known
+    }
+    return container ? `container:${container}` : `thread:${requestId}`
   }
 
-  #key(agentId: string, responseId: string): string {
-    return `conv:${encodeURIComponent(agentId)}:${encodeURIComponent(responseId)}`
+  #key(agentId: string, kind: string, id: string): string {
+    const prefix = kind === 'response' ? '' : `${kind}:`
+    return `conv:${encodeURIComponent(agentId)}:${prefix}${encodeURIComponent(id)}`
   }
 }
 
+/** A held thread's session and tools as {@link ConversationSessions.remember} stored them. */
+function readHeld(value: string | undefined): { session: string; tools: string[] } | undefined {
+  if (value === undefined) return undefined
+  try {
+    const held = JSON.parse(value) as { session?: unknown; tools?: unknown }
+    if (typeof held.session !== 'string') return undefined
+    const tools = Array.isArray(held.tools)
+      ? held.tools.filter((t): t is string => typeof t === 'string')
+      : []
+    return { session: held.session, tools }
+  } catch {
+    return undefined
+  }
+}
+
+/** The fingerprint of a history extended by one message (or the system prompt). */
+function chain(previous: string, message: unknown): string {
+  return createHash('sha256')
+    .update(previous)
+    .update(JSON.stringify(canonical(message)))
+    .digest('base64url')
+}
+
+/**
+ * What identifies a message across clients that re-encode it: its role, its
+ * text (adjacent text blocks merged, empty ones dropped), tool-call ids and
+ * tool results. Signatures, citations, cache_control and other fields a client
+ * may drop or rewrite are left out.
+ */
+function canonical(message: unknown): unknown[] {
+  if (!isObject(message)) return [String(message)]
+  if ('system' in message) return ['system', message.system]
+  const out: unknown[] = [message.role]
+  let text = ''
+  const flush = () => {
+    if (text !== '') out.push(['text', text])
+    text = ''
+  }
+  const content =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+  for (const block of Array.isArray(content) ? content : []) {
+    if (!isObject(block)) continue
+    if (block.type === 'text') {
+      text += typeof block.text === 'string' ? block.text : ''
+      continue
+    }
+    flush()
+    if (block.type === 'tool_result') out.push(['result', block.tool_use_id, textOf(block.content)])
+    else out.push([block.type, typeof block.id === 'string' ? block.id : ''])
+  }
+  flush()
+  return out
+}
+
+/** The text of a string or of an array of text blocks. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (!Array.isArray(value)) return ''
+  return value.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('')
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 function idOf(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const id = (value as { id?: unknown }).id
+  if (!isObject(value)) return undefined
+  const id = value.id
   return typeof id === 'string' && id !== '' ? id : undefined
 }

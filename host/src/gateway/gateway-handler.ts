@@ -166,13 +166,15 @@ export class GatewayHandler {
     if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
       throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
     }
-    if (session === undefined && rec.adapter.vendor === 'openai-responses' && rec.body) {
-      rec.derivedSession = true
+    if (session === undefined && rec.body) {
+      // A conversation continued by reference or by its history (conversation-sessions.ts).
       session = await this.deps.conversations.derive(
         (rec.agent as NonNullable<CallRecord['agent']>).agent_id,
+        rec.adapter.vendor,
         rec.body,
         rec.requestId,
       )
+      rec.derivedSession = session !== undefined
     }
     rec.call = {
       requestId: rec.requestId,
@@ -373,13 +375,24 @@ export class GatewayHandler {
 
   async #mintToken(rec: CallRecord): Promise<void> {
     if (rec.derivedSession && rec.call?.sessionId) {
-      await this.deps.conversations.remember(rec.call.agentId, rec.answerBody?.id, rec.call.sessionId)
+      await this.deps.conversations.remember(
+        rec.call.agentId,
+        rec.adapter.vendor,
+        rec.body as Record<string, unknown>,
+        rec.answerBody,
+        rec.call.sessionId,
+        (rec.exchange as Exchange).tools.map((tool) => tool.name),
+      )
     }
+    const exchange = rec.exchange as Exchange
+    // A turn of a held thread sends no tools; the provider uses the thread's (conversation-sessions.ts).
+    const held =
+      exchange.tools.length === 0 && rec.body ? this.deps.conversations.heldTools(rec.body) : undefined
     const minted = await this.deps.tokens.mint(
       grantOf({
         call: rec.call as NonNullable<CallRecord['call']>,
         chain: rec.chain as Chain,
-        exchange: rec.exchange as Exchange,
+        exchange: held ? { ...exchange, tools: held.map((name) => ({ name })) } : exchange,
         state: rec.state,
         classification: rec.classification,
       }),
