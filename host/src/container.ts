@@ -132,7 +132,7 @@ export function buildContainer(
         logger: c.resolve(TOKENS.Logger),
       }),
   )
-  single(TOKENS.Activity, () => new AgentActivity())
+  single(TOKENS.Activity, (c) => new AgentActivity({ store: c.resolve<KvHandle>(TOKENS.Kv).activity }))
   single(TOKENS.Runner, (c) => new ChainRunner(c.resolve(TOKENS.Metrics)))
   single(TOKENS.Flights, (c) => {
     const kv = c.resolve<KvHandle>(TOKENS.Kv)

@@ -10,7 +10,7 @@ import { PluginRegistry } from './chain/plugin-registry.js'
 import { type GovConfig, loadConfig } from './config.js'
 import { buildContainer, TOKENS } from './container.js'
 import type { HealthService } from './health/health-service.js'
-import { createKv } from './kv/create-kv.js'
+import { createKv, readRedisSettings } from './kv/create-kv.js'
 import { createLogger, type Logger } from './logging.js'
 import type { GovMetrics } from './metrics/metrics.js'
 import { HealthMonitor } from './monitor/health-monitor.js'
@@ -35,6 +35,12 @@ export { BUILTIN_STEPS } from './chain/plugin-registry.js'
 export { PRESETS } from './chain/presets.js'
 export { type GovConfig, loadConfig } from './config.js'
 export { TOKENS } from './container.js'
+export {
+  describeRedisTls,
+  type RedisTlsSettings,
+  readRedisTlsSettings,
+  redisTlsOptions,
+} from './kv/redis-tls.js'
 export { createLogger } from './logging.js'
 export { type DiskUsage, measureDisk } from './monitor/disk-usage.js'
 export { readMonitorSettings } from './monitor/monitor-settings.js'
@@ -107,10 +113,12 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   })
   await store.init().catch(fail)
   opened.push(() => store.close())
-  const kv = await createKv({
-    redisUrl: config.redisUrl,
-    onError: (err) => logger.warn({ err: err.message }, 'redis connection error'),
-  })
+  const onRedisError = (err: Error) => logger.warn({ err: err.message }, 'redis connection error')
+  // GOV_REDIS_PREFIX and the GOV_REDIS_TLS_* files (a private CA, a client certificate).
+  const redis = await Promise.resolve(env)
+    .then((e) => readRedisSettings(e, config.redisUrl, onRedisError))
+    .catch(fail)
+  const kv = await createKv({ redisUrl: config.redisUrl, ...redis, onError: onRedisError })
   opened.push(() => kv.close())
   const registry = new PluginRegistry(logger)
   try {

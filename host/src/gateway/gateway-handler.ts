@@ -33,6 +33,7 @@ import { applyContentPolicy } from './content-policy.js'
 import type { ConversationSessions } from './conversation-sessions.js'
 import { applyFlags, parseFlags } from './flags.js'
 import { HeldStream } from './held-stream.js'
+import { Phase } from './phase-clock.js'
 
 export type { CallSummary } from './call-record.js'
 
@@ -103,25 +104,33 @@ export class GatewayHandler {
   constructor(private readonly deps: GatewayDeps) {}
 
   async handle(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rec = new CallRecord(adapter, req.headers)
+    const rec = new CallRecord(adapter, req.headers, this.deps.metrics.phaseTimers)
     if (this.deps.tracer) rec.state.trace = this.deps.tracer.startCall(adapter.vendor, req.headers)
     try {
       rec.agent = await this.authenticate(req)
+      rec.phases.enter(Phase.parse)
       await this.#readBody(rec, req)
+      rec.phases.enter(Phase.route)
       rec.chain = await this.#resolveChain(rec)
+      rec.phases.enter(Phase.parse)
       await this.#bindCall(rec, req)
       await this.#route(rec)
       if (rec.exchange?.stream)
         rec.held = new HeldStream(res, adapter, rec.headers, this.deps.config.streamKeepAliveMs)
+      rec.phases.enter(Phase.request_steps)
       const verdict = await this.#run(rec, 'request')
+      rec.phases.enter(Phase.upstream)
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
       else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
+      rec.phases.enter(Phase.response_steps)
       await this.#governAnswer(rec, res)
+      rec.phases.enter(Phase.token)
       await this.#mintToken(rec)
       await this.#finish(rec, res, 200)
     } catch (err) {
       await this.#fail(rec, res, err)
     }
+    rec.phases.end()
   }
 
   // ── phases ────────────────────────────────────────────────────────────
@@ -199,9 +208,11 @@ export class GatewayHandler {
   async #route(rec: CallRecord): Promise<void> {
     const exchange = rec.exchange as Exchange
     const agent = rec.agent as NonNullable<CallRecord['agent']>
+    rec.phases.enter(Phase.policy)
     if (!this.deps.authorizer.authorize({ kind: 'agent', agent }, 'gateway:call', exchange.model)) {
       throw new Refusal('forbidden', `agent ${agent.agent_id} may not call model ${exchange.model}`, 403)
     }
+    rec.phases.enter(Phase.route)
     const provider = this.deps.providers.route(rec.adapter.vendor, exchange.model)
     const key = await this.deps.secrets.get(provider.keyName)
     if (!key)
@@ -461,13 +472,16 @@ export class GatewayHandler {
       rec.headers['x-gov-classification'] = rec.classification
       rec.headers['x-gov-pipeline-steps'] = String(rec.state.stepsRun.size)
     }
+    rec.phases.enter(Phase.audit)
     try {
       await this.deps.record(rec.summary(status))
       rec.state.trace?.end(rec, status)
+      rec.phases.enter(Phase.write)
       return true
     } catch (err) {
       const e = toGovError(err)
       rec.state.trace?.end(rec, e.status, e.code)
+      rec.phases.enter(Phase.write)
       delete rec.headers['x-gov-token']
       rec.held?.stop()
       if (rec.held?.open) rec.held.fail(e.status, e.code, e.message)

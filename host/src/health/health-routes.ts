@@ -37,10 +37,13 @@ export function registerHealthRoutes(
   // Agent ids and scores are fleet internals: admin only.
   router.on('GET', '/health/overview', async (req, res) => {
     await deps.guard.require(req, 'admin:read')
-    const agents = (await deps.agents.list()).map((a) => ({
+    const list = await deps.agents.list()
+    // One read for all agents: with Redis, every replica answers from the same shared activity.
+    const summaries = await deps.activity.summaries(list.map((a) => a.agent_id))
+    const agents = list.map((a, i) => ({
       agent_id: a.agent_id,
       pipeline_id: a.pipeline_id,
-      ...deps.activity.summary(a.agent_id),
+      ...summaries[i],
     }))
     agents.sort((a, b) => a.score - b.score || a.agent_id.localeCompare(b.agent_id))
     sendJson(res, 200, { agents })
@@ -48,7 +51,7 @@ export function registerHealthRoutes(
 
   router.on('GET', '/metrics', async (req, res) => {
     await deps.guard.require(req, 'metrics:read')
-    deps.metrics.activeAgents.set(deps.activity.activeCount())
+    deps.metrics.activeAgents.set(await deps.activity.activeCount())
     const { contentType, body } = await deps.metrics.render()
     res.writeHead(200, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) })
     res.end(body)

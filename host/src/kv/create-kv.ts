@@ -5,8 +5,9 @@
  */
 
 import type { ConnectionOptions } from 'node:tls'
-import type { KeyValueStore } from '@gov/core'
+import { GovError, type KeyValueStore } from '@gov/core'
 import type { Redis } from 'ioredis'
+import type { ActivityStore } from '../agents/activity.js'
 import { MemorySessionBackend } from '../sessions/memory-session-backend.js'
 import { RedisSessionBackend } from '../sessions/redis-session-backend.js'
 import type { SessionBackend } from '../sessions/session-backend.js'
@@ -18,7 +19,9 @@ import {
   RedisEventBus,
 } from './event-bus.js'
 import { MemoryKv } from './memory-kv.js'
+import { RedisActivityStore } from './redis-activity.js'
 import { RedisKv } from './redis-kv.js'
+import { checkRedisTlsUrl, readRedisTlsSettings, redisTlsOptions } from './redis-tls.js'
 
 /** Options of {@link createKv}. */
 export interface CreateKvOptions {
@@ -50,6 +53,11 @@ export interface KvHandle {
   /** Per-(agent, session) step state with a sliding TTL. */
   readonly sessions: SessionBackend
   readonly bus: EventBus
+  /**
+   * Call activity shared by every replica (Redis), for the fleet overview and
+   * `gov_active_agents`; undefined in process, where each gateway keeps its own.
+   */
+  readonly activity?: ActivityStore
   /** True when the store answers; false (never a throw, never a hang) when it does not. */
   healthy(): Promise<boolean>
   close(): Promise<void>
@@ -89,16 +97,47 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
   const subscriber = client.duplicate()
   subscriber.on('error', onError)
   const bus = new RedisEventBus(client, subscriber, prefix, options.onHandlerError)
+  const activity = new RedisActivityStore(client, { prefix, onError })
   return {
     kind: 'redis',
     kv: new RedisKv(client, prefix),
     sessions: new RedisSessionBackend(client, prefix),
     bus,
+    activity,
     healthy: async () => bus.listening && (await ping(client, healthTimeoutMs)),
     async close() {
+      // The last second's calls are counted before the connection goes.
+      await activity.close()
       await bus.close()
       await endConnection(client)
     },
+  }
+}
+
+/**
+ * The Redis settings from the environment besides the URL: `GOV_REDIS_PREFIX`
+ * (default `gov:`; two deployments on one Redis need different ones) and the
+ * `GOV_REDIS_TLS_*` files (see `redis-tls.ts`). Throws a coded error naming
+ * what to change; TLS files with a `redis://` URL are an error, not ignored.
+ */
+export function readRedisSettings(
+  env: NodeJS.ProcessEnv,
+  redisUrl: string | undefined,
+  onError: (error: Error) => void = () => {},
+): Pick<CreateKvOptions, 'prefix' | 'tls'> {
+  const prefix = env.GOV_REDIS_PREFIX?.trim()
+  if (prefix !== undefined && prefix !== '' && !/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new GovError(
+      'GOV_ERR_CONFIG_INVALID',
+      `GOV_REDIS_PREFIX must be 1–64 of A–Z a–z 0–9 _ . : -, got "${prefix}"`,
+      500,
+    )
+  }
+  const tls = readRedisTlsSettings(env)
+  checkRedisTlsUrl(redisUrl, tls)
+  return {
+    ...(prefix ? { prefix } : {}),
+    ...(tls && redisUrl ? { tls: redisTlsOptions(tls, onError) } : {}),
   }
 }
 

@@ -39,14 +39,14 @@ export function registerAgentRoutes(
   router.on('GET', '/agents/:agent_id', async (req, res, params) => {
     await guard.require(req, 'admin:read')
     const agent = await agents.get(pathId(params.agent_id, 'agent'))
-    sendJson(res, 200, { ...agentView(agent), health: deps.activity.summary(agent.agent_id) })
+    sendJson(res, 200, { ...agentView(agent), health: await deps.activity.summary(agent.agent_id) })
   })
 
   router.on('DELETE', '/agents/:agent_id', async (req, res, params) => {
     const admin = await guard.require(req, 'admin:write')
     const id = pathId(params.agent_id, 'agent')
     await agents.delete(id, audit, () => idChange(admin, 'agent.delete', 204, { agentId: id }))
-    deps.activity.forget(id)
+    await deps.activity.forget(id)
     res.writeHead(204).end()
   })
 
