@@ -57,6 +57,40 @@ describe('metrics text and the phase table', () => {
     assert.match(renderPhaseTable(rows), /\| request: detect_pii +\| wall \| 20 +\| 200\.0/)
   })
 
+  it('splits the rest into the walk phases when gov exports gov_phase_duration_seconds', () => {
+    const withPhases = (scale: number) =>
+      [
+        exposition(scale),
+        ...[
+          ['auth', 0.0005],
+          ['policy', 0.0002],
+          ['parse', 0.0008],
+          ['route', 0.0001],
+          ['request_steps', 0.003],
+          ['upstream', 0.0061],
+          ['response_steps', 0.0001],
+          ['token', 0.0004],
+          ['audit', 0.0006],
+          ['write', 0.0003],
+        ].flatMap(([phase, seconds]) => [
+          `gov_phase_duration_seconds_sum{phase="${phase}"} ${Number(seconds) * scale}`,
+          `gov_phase_duration_seconds_count{phase="${phase}"} ${10 * scale}`,
+        ]),
+        '',
+      ].join('\n')
+    const rows = phaseRows(parseMetrics(withPhases(1)), parseMetrics(withPhases(3)))
+    const row = (what: string) => rows.find((r) => r.what.startsWith(what))
+    assert.equal(row('rest'), undefined)
+    // 20 calls: auth 1 ms over the interval → 50 µs per call.
+    assert.ok(Math.abs(row('walk: auth')!.perCall - 50) < 1e-6)
+    assert.equal(row('walk: audit')!.count, 20)
+    // request_steps 6 ms, of which detect_pii's hook 4 ms → 100 µs per call besides the hooks.
+    assert.ok(Math.abs(row('request_steps: besides')!.perCall - 100) < 1e-6)
+    // upstream phase 12.2 ms − provider 10 ms − dedupe's outcome hook 2 ms → 10 µs per call.
+    assert.ok(Math.abs(row('upstream: besides')!.perCall - 10) < 1e-6)
+    assert.ok(Math.abs(row('walk, all phases')!.perCall - 1210) < 1e-6)
+  })
+
   it('gives no rows when no call finished between the scrapes', () => {
     const same = parseMetrics(exposition(1))
     assert.deepEqual(phaseRows(same, same), [])

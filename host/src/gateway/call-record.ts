@@ -8,6 +8,7 @@ import { CallState } from '../chain/chain-runner.js'
 import type { AgentRecord, PipelineRecord } from '../storage/store.js'
 import type { Provider } from '../upstream/providers.js'
 import type { HeldStream } from './held-stream.js'
+import { PhaseClock, type PhaseTimers } from './phase-clock.js'
 
 /** What the gateway tells observers about a finished call (audit trail, metrics, overview). */
 export interface CallSummary {
@@ -63,11 +64,17 @@ export class CallRecord {
   /** True when the session came from a conversation reference, not from `X-Gov-Session`. */
   derivedSession = false
 
+  /** Wall time per phase of the walk (`gov_phase_duration_seconds`); starts in `auth`. */
+  readonly phases: PhaseClock
+
   constructor(
     readonly adapter: VendorAdapter,
     /** The caller's request headers (vendor headers pass upstream). */
     readonly headersIn: IncomingHttpHeaders,
-  ) {}
+    phaseTimers?: PhaseTimers,
+  ) {
+    this.phases = new PhaseClock(phaseTimers, this.started)
+  }
 
   /** The highest classification level of any finding so far. */
   get classification(): ClassificationLevel {

@@ -1,5 +1,6 @@
 import type { StepCounter, StepGauge, StepMetrics } from '@gov/core'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { CALL_PHASES, type PhaseTimers } from '../gateway/phase-clock.js'
 
 /**
  * The Prometheus registry of one gateway: the spec's key metrics, per-step and
@@ -16,6 +17,9 @@ export class GovMetrics implements StepMetrics {
   readonly stepDuration: Histogram<'step' | 'phase'>
   readonly upstreamDuration: Histogram<'provider' | 'status'>
   readonly requestDuration: Histogram<'vendor' | 'outcome'>
+  readonly phaseDuration: Histogram<'phase'>
+  /** `gov_phase_duration_seconds` children by phase index (gateway/phase-clock.ts), created once. */
+  readonly phaseTimers: PhaseTimers
   readonly #stepCounters = new Map<string, Counter<string>>()
   readonly #stepGauges = new Map<string, Gauge<string>>()
 
@@ -73,6 +77,16 @@ export class GovMetrics implements StepMetrics {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     })
+    this.phaseDuration = new Histogram({
+      name: 'gov_phase_duration_seconds',
+      help: 'Wall time of each phase of the request walk (auth, policy, parse, route, request_steps, upstream, response_steps, token, audit, write)',
+      labelNames: ['phase'],
+      buckets: [
+        0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60,
+      ],
+      registers,
+    })
+    this.phaseTimers = CALL_PHASES.map((phase) => this.phaseDuration.labels({ phase }))
   }
 
   /** Register (or fetch) a counter for a step. Names must start with `gov_`. */
