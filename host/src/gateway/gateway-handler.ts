@@ -124,6 +124,7 @@ export class GatewayHandler {
       else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
       rec.phases.enter(Phase.response_steps)
       await this.#governAnswer(rec, res)
+      await rec.held?.settle(rec.answerBody)
       rec.phases.enter(Phase.token)
       await this.#mintToken(rec)
       await this.#finish(rec, res, 200)
