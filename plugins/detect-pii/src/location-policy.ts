@@ -31,12 +31,27 @@ function locatesPerson(text: string, index: number, all: readonly Detection[]): 
   const place = all[index]
   // Sorted by start and never overlapping, so only neighbours within NEAR need a look.
   for (let k = index - 1; k >= 0 && place.start - all[k].end <= NEAR; k--)
-    if (PERSONAL.has(all[k].type) && closeBy(text, all[k].end, place.start)) return true
+    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], all[k].end, place.start, NAME_THEN_PLACE))
+      return true
   for (let k = index + 1; k < all.length && all[k].start - place.end <= NEAR; k++)
-    if (PERSONAL.has(all[k].type) && closeBy(text, place.end, all[k].start)) return true
+    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], place.end, all[k].start, PLACE_THEN_NAME))
+      return true
   return RESIDENCE.test(text.slice(Math.max(0, place.start - 48), place.start))
 }
 
-function closeBy(text: string, from: number, to: number): boolean {
-  return !/[\n.!?;]/.test(text.slice(from, to))
+/**
+ * True when the text between a personal detection and the place ties them in one clause. A name must be
+ * tied directly ("Anna Berg from Tromsø", "Anna Berg, Tromsø", "Anna Berg (Oslo)", "Anna Berg lives in
+ * Leeds"): a name merely near a place ("John drove to New York") locates no one's home.
+ */
+function closeBy(text: string, other: Detection, from: number, to: number, tie: RegExp): boolean {
+  const between = text.slice(from, to)
+  if (/[\n.!?;]/.test(between)) return false
+  return other.type !== 'PERSON' || tie.test(between)
 }
+
+// Words between a name and the place that follows it when the place is where the person lives or comes from.
+const NAME_THEN_PLACE =
+  /^\s*(?:,|\(|(?:\w+\s+){0,2}?(?:from|of|aus|von|de|da|do|du|di|z|ze|iz|из|från|fra|lives? in|lived in|living in|resides? in|based in|born in|wohnt in|wohnhaft in|geboren in|who lives in|moved to))\s*$/iu
+// Words between a place and a name that follows it ("Tromsø: Anna Berg", "Oslo, Anna Berg").
+const PLACE_THEN_NAME = /^\s*[,:(]?\s*$/u

@@ -89,10 +89,16 @@ const EXTRA_COUNTRIES = [
 const STOPWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da', 'no', 'pl'] as const
 
 /**
+ * Ordinary words of the training data's languages that no name list has (`train/build-common-words.ts`),
+ * one lower-case word a line.
+ */
+export const COMMON_WORDS_URL = new URL('../../../model/common-words.txt', import.meta.url)
+
+/**
  * Builds the gazetteer from the locale data of `@faker-js/faker` (MIT): first
  * names, last names, cities, countries and regions of all its ~70 locales;
  * everyday words from faker's English word lists, `random-words` (MIT, ~2000
- * common words) and the stop words of `stopwords-iso` (MIT). Imported lazily because the data
+ * common words), the stop words of `stopwords-iso` (MIT) and `model/common-words.txt`. Imported lazily because the data
  * is several megabytes; this is the "model" `ready()` loads.
  */
 export async function loadGazetteer(options: { model?: boolean } = {}): Promise<Gazetteer> {
@@ -122,6 +128,7 @@ export async function loadGazetteer(options: { model?: boolean } = {}): Promise<
   const stopwords = await import('stopwords-iso/stopwords-iso.json', { with: { type: 'json' } })
   const lists = stopwords.default as unknown as Record<string, string[]>
   for (const language of STOPWORD_LANGUAGES) addWords(commonWords, lists[language])
+  for (const word of readFileSync(COMMON_WORDS_URL, 'utf8').split('\n')) if (word) commonWords.add(word)
   const tech = loadTechTerms()
   const wordList = ((await import('word-list')) as unknown as { default: string }).default
   return {

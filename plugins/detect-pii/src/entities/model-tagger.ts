@@ -14,6 +14,7 @@ import {
   PLACE,
   REGION,
   TECH,
+  TITLE,
 } from './lexicon.js'
 import { type NerModel, spansOf, type TaggedSpan, tagTokens, tokenView } from './ner-model.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
@@ -61,32 +62,96 @@ export function tagWithModel(
   const view = tokenView(tokens, units)
   const result = tagTokens(model, view, flagsOf, skip)
   const out: Detection[] = []
-  handles(text, units, tokens, result.tags)
-  for (const tagged of spansOf(result)) {
-    const span = trimPronoun(tokens, tagged)
-    if (
-      !span ||
-      (span.from === span.to && tokens[span.from].sentenceStart && flagsOf(tokens[span.from]) & COMMON) ||
-      isTechnology(tokens, span.from, span.to, flagsOf) ||
-      isEveryday(tokens, span.from, span.to, flagsOf) ||
-      inTitlePhrase(units, tokens, span.from, span.to, flagsOf)
-    )
-      continue
-    const last = tokens[span.to]
-    // Keep the abbreviation dot of "Ltd." / "Inc." in an organisation's span.
-    const dot = last.dot && span.type === 'ORGANIZATION' && ABBREVIATIONS.has(last.key) ? 1 : 0
-    out.push({
-      type:
+  for (const whole of spansOf(result))
+    for (const tagged of splitAtBreaks(units, tokens, whole, flagsOf)) {
+      const span = trimPronoun(tokens, tagged)
+      if (
+        !span ||
+        (span.from === span.to && tokens[span.from].sentenceStart && flagsOf(tokens[span.from]) & COMMON) ||
+        isTechnology(tokens, span.from, span.to, flagsOf) ||
+        isEveryday(tokens, span.from, span.to, flagsOf) ||
+        inTitlePhrase(units, tokens, span.from, span.to, flagsOf)
+      )
+        continue
+      const type =
         span.type !== 'LOCATION' &&
         (isPlaceName(text, tokens, span.from, span.to, lexicon) || placeAfterCue(tokens, span, flagsOf))
           ? 'LOCATION'
-          : span.type,
-      start: tokens[span.from].start,
-      end: last.end + dot,
-      score: Math.min(span.score, 0.99),
-    })
+          : span.type
+      if (type === 'ORGANIZATION' && !isStrongOrganisation(tokens, span, flagsOf)) continue
+      const last = tokens[span.to]
+      // Keep the abbreviation dot of "Ltd." / "Inc." in an organisation's span.
+      const dot = last.dot && span.type === 'ORGANIZATION' && ABBREVIATIONS.has(last.key) ? 1 : 0
+      out.push({
+        type,
+        start: tokens[span.from].start,
+        end: last.end + dot,
+        score: Math.min(span.score, 0.99),
+      })
+    }
+  return out
+}
+
+/** Lowest model score of an organisation without a legal suffix (chosen on the calibration split, `train/tune.ts`). */
+export const ORGANIZATION_MIN_SCORE = 0.8
+
+/**
+ * An organisation name is reported only on strong evidence: it ends in a
+ * legal suffix ("Acme GmbH"), or the model is sure of it. Acronyms that the
+ * training text uses as ordinary terms ("GDP", "DNA") are everyday words
+ * (`model/common-words.txt`) and dropped before this.
+ */
+function isStrongOrganisation(
+  tokens: readonly Token[],
+  span: TaggedSpan,
+  flagsOf: (t: Token) => number,
+): boolean {
+  if (flagsOf(tokens[span.to]) & ORG_SUFFIX && span.to > span.from) return true
+  return span.score >= ORGANIZATION_MIN_SCORE
+}
+
+/**
+ * A tagged span cut where a new sentence or line starts inside it ("Robert. John", "Seattle. Majiji") or
+ * where its words are not joined as a name's are (digits, commas, brackets: "Bob,25,Los Angeles"): the
+ * greedy tagger may continue a name over them, a name does not. A dot after an initial, a title or an
+ * abbreviation ("J. Smith", "Dr. Who", "Co. Ltd") does not end a sentence here. One-letter parts are dropped.
+ */
+function splitAtBreaks(
+  units: Uint16Array,
+  tokens: readonly Token[],
+  span: TaggedSpan,
+  flagsOf: (t: Token) => number,
+): TaggedSpan[] {
+  const out: TaggedSpan[] = []
+  let from = span.from
+  for (let k = span.from + 1; k <= span.to + 1; k++) {
+    if (k <= span.to && !breaksName(units, tokens[k - 1], tokens[k], flagsOf)) continue
+    if (k - 1 > from || tokens[from].end - tokens[from].start > 1) out.push({ ...span, from, to: k - 1 })
+    from = k
   }
   return out
+}
+
+function breaksName(
+  units: Uint16Array,
+  previous: Token,
+  next: Token,
+  flagsOf: (t: Token) => number,
+): boolean {
+  if (next.sentenceStart) {
+    const dotted =
+      previous.dot &&
+      (previous.key.length <= 2 || flagsOf(previous) & TITLE || ABBREVIATIONS.has(previous.key))
+    if (!dotted) return true
+  }
+  for (let i = previous.end; i < next.start; i++) {
+    const c = units[i]
+    // Spaces, and the . & ' ’ - of "J. R.", "Johnson & Johnson", "O' Neil", "Smith's"; letters of a possessive "s".
+    if (c === 32 || c === 0xa0 || c === 46 || c === 38 || c === 39 || c === 0x2019 || c === 45 || c === 115)
+      continue
+    return true
+  }
+  return false
 }
 
 /**
@@ -189,29 +254,144 @@ export function isTechnology(
 }
 
 /**
- * "@jsmith": a social handle names a person (or an account that stands for
- * one). Tagged as a person when the model left it untagged; not after a word
- * character (an e-mail address) and not before "(" or "." (a decorator or a
- * member: "@app.route(", "@Override" stays code only inside code lines).
+ * "@jsmith", "@andy_carey151": a social handle names a person (or an account that stands for one), in
+ * any casing. The span is the handle without its "@". Not after a word character or "/" (an e-mail
+ * address, a path), not before "(", "/" or "." plus a word character (a decorator call, a package scope
+ * "@types/node", a member "@app.route"), not in code, and not a capitalised word alone on its line
+ * ("@Override").
  */
-function handles(text: string, units: Uint16Array, tokens: readonly Token[], tags: Uint8Array): void {
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]
-    if (t.start === 0 || units[t.start - 1] !== 64 || tags[i] !== 0) continue
-    const before = t.start > 1 ? units[t.start - 2] : 32
-    const after = t.end < units.length ? units[t.end] : 32
+export function findHandles(
+  text: string,
+  tokens: readonly Token[],
+  skip: Uint8Array | undefined,
+): Detection[] {
+  const out: Detection[] = []
+  if (!text.includes('@')) return out
+  for (const m of text.matchAll(HANDLE)) {
+    const start = m.index + 1
+    const end = start + m[1].length
+    if (!/[A-Za-z]/.test(m[1]) || NOT_HANDLES.has(m[1].toLowerCase())) continue
     if (
-      isWordUnit(before) ||
-      after === 40 ||
-      (after === 46 && isWordUnit(units[t.end + 1] ?? 32)) ||
-      t.end - t.start < 2
+      /^[A-Z][a-z]+[A-Z]?[a-z]*$/.test(m[1]) &&
+      (text[end] === '\n' || end === text.length) &&
+      !/[^\s]/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index))
     )
       continue
-    if (/^[A-Z][a-z]+[A-Z]/.test(text.slice(t.start, t.end)) && after === 10) continue
-    tags[i] = 1
+    if (skip && tokens.length) {
+      const k = tokenIndexAt(tokens, start)
+      if (k >= 0 && skip[k]) continue
+    }
+    out.push({ type: 'PERSON', start, end, score: 0.8 })
   }
+  return out
 }
 
-function isWordUnit(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95
+// Annotations, at-rules and group mentions that are written like handles.
+const NOT_HANDLES = new Set([
+  'param',
+  'params',
+  'return',
+  'returns',
+  'throws',
+  'throw',
+  'type',
+  'typedef',
+  'property',
+  'prop',
+  'see',
+  'since',
+  'example',
+  'author',
+  'version',
+  'deprecated',
+  'override',
+  'inheritdoc',
+  'link',
+  'todo',
+  'fixme',
+  'ts-ignore',
+  'media',
+  'import',
+  'keyframes',
+  'font-face',
+  'supports',
+  'apply',
+  'tailwind',
+  'layer',
+  'mixin',
+  'include',
+  'extend',
+  'use',
+  'forward',
+  'each',
+  'if',
+  'else',
+  'for',
+  'while',
+  'component',
+  'injectable',
+  'input',
+  'output',
+  'dataclass',
+  'staticmethod',
+  'classmethod',
+  'property',
+  'pytest',
+  'test',
+  'get',
+  'post',
+  'put',
+  'delete',
+  'everyone',
+  'here',
+  'channel',
+  'all',
+  'team',
+  'admin',
+  'admins',
+  'home',
+  'latest',
+  'next',
+  'beta',
+  'alpha',
+])
+
+const HANDLE = /(?<![\p{L}\p{N}_@./\\])@([A-Za-z0-9_]{2,30})(?![\p{L}\p{N}_@(/]|\.[\p{L}\p{N}])/gu
+
+/** Index of the token that starts at `offset`, or -1. */
+function tokenIndexAt(tokens: readonly Token[], offset: number): number {
+  let lo = 0
+  let hi = tokens.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (tokens[mid].start < offset) lo = mid + 1
+    else if (tokens[mid].start > offset) hi = mid - 1
+    else return mid
+  }
+  return -1
+}
+
+/**
+ * The detections with the handles added: a handle replaces the name findings inside it ("@LouisReeson"
+ * read as "LouisReeson") and keeps their type; both lists are sorted by start.
+ */
+export function withHandles(found: readonly Detection[], handles: readonly Detection[]): Detection[] {
+  if (handles.length === 0) return [...found]
+  const out: Detection[] = []
+  let h = 0
+  for (const d of [...found].sort((a, b) => a.start - b.start)) {
+    while (h < handles.length && handles[h].end <= d.start) out.push(handles[h++])
+    const handle = handles[h]
+    if (handle && d.start < handle.end && handle.start < d.end) {
+      if (d.start >= handle.start && d.end <= handle.end) {
+        out.push({ ...handle, type: d.type, score: Math.max(d.score, handle.score) })
+        h++
+        continue
+      }
+      h++
+    }
+    out.push(d)
+  }
+  while (h < handles.length) out.push(handles[h++])
+  return out
 }

@@ -111,6 +111,8 @@ enum F {
   WordNextShape,
   FlagCombo,
   CapRun,
+  DocCase,
+  DocCaseStart,
 }
 
 /** What the feature extractor needs of each token besides the {@link Token}: precomputed once per text. */
@@ -125,6 +127,11 @@ export interface TokenView {
   readonly flags: Int32Array
   /** Length of the run of capitalised tokens (name gaps only) that token i is part of. */
   readonly capRun: Uint8Array
+  /**
+   * How the same word is written elsewhere in the text: 1 when in lower case ("Mark" … "mark the box"),
+   * 2 when capitalised inside another sentence ("Mindy has …" … "than Mindy").
+   */
+  readonly docCase: Uint8Array
 }
 
 const NONE = 0x5bd1e995
@@ -178,7 +185,7 @@ export function tokenFeatures(
   }
   if (hasNext) {
     const nf = flags[i + 1]
-    for (let b = 0; b < 17 && n < MAX_FEATURES - 8; b++) if (nf & (1 << b)) out[n++] = mix(F.NextFlag, b)
+    for (let b = 0; b < 17 && n < MAX_FEATURES - 10; b++) if (nf & (1 << b)) out[n++] = mix(F.NextFlag, b)
   }
   out[n++] = mix(F.SentenceStart, (t.sentenceStart ? 2 : 0) + (t.cap ? 1 : 0))
   out[n++] = mix(F.CharBefore, charBefore(units, t.start))
@@ -189,6 +196,8 @@ export function tokenFeatures(
   )
   out[n++] = mix(F.Length, Math.min(len, 12) + (t.allCaps ? 16 : 0))
   out[n++] = mix(F.CapRun, Math.min(view.capRun[i], 6))
+  out[n++] = mix(F.DocCase, view.docCase[i])
+  out[n++] = mix(F.DocCaseStart, view.docCase[i] * 4 + (t.sentenceStart ? 2 : 0) + (t.cap ? 1 : 0))
   return n
 }
 

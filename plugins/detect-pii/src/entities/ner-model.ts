@@ -134,7 +134,42 @@ export function tokenView(tokens: readonly Token[], units: Uint16Array): TokenVi
     }
     runStart = i
   }
-  return { tokens, units, word, shape, flags, capRun }
+  return { tokens, units, word, shape, flags, capRun, docCase: documentCase(tokens, word) }
+}
+
+/**
+ * {@link TokenView.docCase} of every token: one open-addressing table of the text's word hashes holds, per
+ * word, whether it occurs in lower case and how often (up to 3) it is capitalised away from a sentence start.
+ */
+function documentCase(tokens: readonly Token[], word: Uint32Array): Uint8Array {
+  const n = tokens.length
+  const out = new Uint8Array(n)
+  let size = 16
+  while (size < n * 2) size *= 2
+  const keys = new Uint32Array(size)
+  const used = new Uint8Array(size)
+  const bits = new Uint8Array(size)
+  const slots = new Int32Array(n)
+  const mask = size - 1
+  for (let i = 0; i < n; i++) {
+    const h = word[i]
+    let at = (Math.imul(h, 0x9e3779b1) >>> 0) & mask
+    while (used[at] && keys[at] !== h) at = (at + 1) & mask
+    used[at] = 1
+    keys[at] = h
+    slots[i] = at
+    const t = tokens[i]
+    if (!t.cap) bits[at] |= 1
+    else if (!t.sentenceStart && bits[at] >> 1 < 3) bits[at] += 2
+  }
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i]
+    if (!t.cap) continue
+    const b = bits[slots[i]]
+    const capitalisedElsewhere = (b >> 1) - (t.sentenceStart ? 0 : 1) > 0
+    out[i] = (b & 1) | (capitalisedElsewhere ? 2 : 0)
+  }
+  return out
 }
 
 /** Fills the lexicon flags of the tokens the model will score and their neighbours. */

@@ -25,7 +25,14 @@ import {
   REGION,
   TITLE,
 } from './lexicon.js'
-import { ABBREVIATIONS, isEveryday, isTechnology, tagWithModel } from './model-tagger.js'
+import {
+  ABBREVIATIONS,
+  findHandles,
+  isEveryday,
+  isTechnology,
+  tagWithModel,
+  withHandles,
+} from './model-tagger.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
 
 const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
@@ -383,9 +390,15 @@ export function tagEntities(
   mode: CaseMode = readTextFacts(units).caseMode,
 ): Detection[] {
   if (!gazetteer.model) return new EntityTagger(text, units, gazetteer, mode).run()
-  if (mode === 'upper' || (mode === 'lower' && !hasCapital(units)))
-    return new EntityTagger(text, units, gazetteer, mode).run().filter((d) => d.score >= STRONG_RULE)
   const tokens = tokenize(text, units)
+  if (mode === 'upper' || (mode === 'lower' && !hasCapital(units))) {
+    const strong = new EntityTagger(text, units, gazetteer, mode, tokens)
+      .run()
+      .filter((d) => d.score >= STRONG_RULE)
+    return text.includes('@')
+      ? withHandles(strong, findHandles(text, tokens, codeTokens(text, tokens)))
+      : strong
+  }
   const skip = codeTokens(text, tokens)
   const found = tagWithModel(text, units, gazetteer, gazetteer.model, tokens, skip)
   // The rules know structures the model saw too rarely: "Smith Ltd.", "Mr. Dresdner", "Donald van der Voet".
@@ -396,7 +409,7 @@ export function tagEntities(
     const to = tokenAt(tokens, d.end - 1, true)
     return !isTechnology(tokens, from, to, flagsOf) && !isEveryday(tokens, from, to, flagsOf)
   })
-  return mergeRules(found, rules, tokens, skip)
+  return withHandles(mergeRules(found, rules, tokens, skip), findHandles(text, tokens, skip))
 }
 
 /** Index of the token that starts at or after `offset`, or with `last`, the last token that starts at or before it. */

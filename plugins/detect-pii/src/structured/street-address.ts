@@ -215,6 +215,8 @@ interface AddressPattern {
   readonly re: RegExp
   readonly score: number
   readonly needs?: RegExp
+  /** English number-first order: in lower-case text, a match with a function word or unit is prose. */
+  readonly english?: boolean
 }
 
 /** The address patterns, for normal text (names capitalised) or for all-lower-case text. */
@@ -246,7 +248,7 @@ function buildPatterns(lower: boolean): AddressPattern[] {
   )
   const test = flags.replace('g', '')
   return [
-    { re: numberFirst, score: 0.8 },
+    { re: numberFirst, score: 0.8, english: true },
     { re: typeFirst, score: 0.75, needs: new RegExp(`(?:${before}|${TYPES_BEFORE_ABBR})[ ]`, test) },
     { re: glued, score: 0.75, needs: new RegExp(`(?:${GLUED}|${SPLIT_TYPES}),?[ ]*\\d`, test) },
     { re: bare, score: 0.65, needs: new RegExp(`${UNIT_WORDS}[ \\t]*\\d`, test) },
@@ -321,6 +323,16 @@ function takePlaceWords(
   return 0
 }
 
+const WORD = /\p{L}[\p{L}\p{M}'’.-]*/gu
+
+/** Function words and units that do not occur in a street name, only in prose with a number. */
+const PROSE_WORD =
+  /(?<![\p{L}])(?:of|the|a|an|on|in|at|per|to|for|and|or|with|by|from|is|are|was|were|be|has|have|had|that|this|these|those|they|them|their|he|she|his|her|it|its|we|you|i|more|less|each|every|other|minutes?|hours?|seconds?|days?|weeks?|miles?|feet|foot|meters?|metres?|km|times?)(?![\p{L}])/iu
+
+/** The English function words and units of {@link PROSE_WORD} that are no word of another language's street name. */
+const ENGLISH_PROSE_WORD =
+  /(?<![\p{L}])(?:of|the|per|to|for|and|with|by|from|is|are|was|were|has|have|had|that|this|they|them|their|he|she|his|her|it|its|we|you|more|less|each|every|minutes?|hours?|miles?|times?)(?![\p{L}])/iu
+
 /**
  * Finds street addresses: a house number with a street name and street type
  * (English order "12 Baker Street", Romance order "Via Roma 41", glued types
@@ -331,9 +343,14 @@ function takePlaceWords(
 export function findStreetAddresses(text: string, places?: PlaceLookup, lower = false): Detection[] {
   if (!/\d/.test(text)) return []
   const out: Detection[] = []
-  for (const { re, score, needs } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
+  for (const { re, score, needs, english } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
     if (needs && !needs.test(text)) continue
     for (const m of matchesOf(re, text)) {
+      // In all-lower-case text a street name is any word: "20 beads per row", "4 miles of road" are counts.
+      if (lower && (english ? PROSE_WORD : ENGLISH_PROSE_WORD).test(m[0])) continue
+      // One everyday word before a number is no street ("During 2021" reads as a glued "…ring 2021").
+      const words = m[0].match(WORD)
+      if (words?.length === 1 && places?.isCommon(words[0].toLowerCase())) continue
       const raw = m[0].replace(/[\s,]+$/, '')
       const end = extendTail(text, m.index + raw.length, places, lower)
       out.push({
