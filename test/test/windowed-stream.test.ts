@@ -12,7 +12,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import Anthropic from '@anthropic-ai/sdk'
-import { startTestGateway, type TestGateway } from '@gov/host/testing'
+import { defineStep, Type, Verdicts } from '@gov/core'
+import { onlySteps, startTestGateway, type TestGateway } from '@gov/host/testing'
 import OpenAI from 'openai'
 
 const GAP_MS = 40
@@ -379,5 +380,78 @@ describe('windowed stream release', () => {
     }
     assert.equal(text, LONG)
     assert.ok(firstAt >= provider.endedAt, `first ${firstAt}, end ${provider.endedAt}`)
+  })
+})
+
+/** A step that says it judges prefixes but edits early text once it sees the end: windows must not send the change. */
+const changer = defineStep({
+  name: 'late_changer',
+  packageName: 'late-changer',
+  version: '1.0.0',
+  core: '^0.2.0',
+  description: 'Test step: upper-cases "alpha" once the answer says "omega".',
+  answerScope: 'prefix',
+  settings: Type.Object({}),
+  create: () => ({
+    onBufferedResponse(ctx) {
+      const whole = ctx.answer.message.parts.map((p) => p.text).join('')
+      if (whole.includes('omega'))
+        for (const part of ctx.answer.message.parts) part.text = part.text.replaceAll('alpha', 'ALPHA')
+      return Verdicts.continue()
+    },
+  }),
+})
+
+describe('windowed stream release with a step that changes released text', () => {
+  let t: TestGateway
+  const provider = new SlowProvider()
+  let key: string
+  before(async () => {
+    const url = await provider.listen()
+    t = await startTestGateway({
+      plugins: [changer],
+      env: { OPENAI_BASE_URL: `${url}/v1`, ANTHROPIC_BASE_URL: url },
+    })
+    const suffix = randomBytes(4).toString('hex')
+    const res = await t.admin('POST', '/pipelines', {
+      pipeline_id: `win-change-${suffix}`,
+      preset: 'standard',
+      overrides: onlySteps('standard', { late_changer: {} }),
+      content: { stream_release: 'windowed', stream_window_chars: 16, stream_hold_chars: 8 },
+    })
+    assert.equal(res.status, 201, res.text)
+    key = await t.createAgent(`win-change-agent-${suffix}`, `win-change-${suffix}`)
+  })
+  after(async () => {
+    await t.close()
+    provider.server.close()
+  })
+
+  it('ends the stream with stream_window_changed instead of sending the change', async () => {
+    const answer = `alpha is how this answer starts, and it keeps going for a good while before the end, which says omega.`
+    provider.enqueue(() => anthropicEvents(answer))
+    const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 })
+    let released = ''
+    await assert.rejects(
+      async () => {
+        const s = anthropic.messages.stream({
+          model: 'claude-sonnet-4-6',
+          max_tokens: 256,
+          messages: [{ role: 'user', content: 'hi' }],
+        })
+        s.on('text', (d) => {
+          released += d
+        })
+        await s.finalMessage()
+      },
+      (err: unknown) =>
+        err instanceof Anthropic.APIError && /stream_window_changed/.test(String(err.message)),
+    )
+    assert.ok(released.startsWith('alpha is how'), released)
+    assert.ok(!released.includes('ALPHA'), released)
+    // Recorded as it ended for the client, not as an allowed answer.
+    const audit = await t.admin('GET', '/audit?kind=call&limit=1')
+    assert.equal(audit.body.records[0].outcome, 'error')
+    assert.equal(audit.body.records[0].status, 500)
   })
 })

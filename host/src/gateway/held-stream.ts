@@ -40,6 +40,13 @@ export class HeldStream {
     return undefined
   }
 
+  /**
+   * The whole answer was governed: after this nothing more leaves before the
+   * answer is recorded. Throws when the answer cannot follow what already left
+   * (windowed release); a held stream has nothing to check.
+   */
+  async settle(_body: Record<string, unknown> | undefined): Promise<void> {}
+
   /** No more keep-alives (the answer or an error is about to be written). */
   stop(): void {
     clearInterval(this.#timer)

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Answer, AnswerScope, Exchange } from '@gov/core'
+import { type Answer, type AnswerScope, type BlockVerdict, type Exchange, GovError } from '@gov/core'
 import type { SseOptions, VendorAdapter } from '../adapters/adapter.js'
 import { anthropicEvent, renderAnthropicSse } from '../adapters/anthropic-sse.js'
 import { isRecord } from '../adapters/json-values.js'
@@ -148,6 +148,8 @@ export class WindowedStream extends HeldStream {
   /** The stream was ended with an error event. */
   #ended = false
   #sequence = 0
+  /** A prefix check's block that already ended the stream. */
+  #blocked: BlockVerdict | undefined
 
   constructor(
     res: ServerResponse,
@@ -187,6 +189,28 @@ export class WindowedStream extends HeldStream {
   override stop(): void {
     super.stop()
     this.#frozen = true
+  }
+
+  /**
+   * No more windows; once the one in flight is done, the governed whole answer
+   * must begin with the released text. Throws (so the call is recorded as it
+   * ends for the client) when a window's block already ended the stream, or
+   * when the answer would change text that left.
+   */
+  override async settle(body: Record<string, unknown> | undefined): Promise<void> {
+    this.#frozen = true
+    await this.#work.catch(() => {})
+    const blocked = this.#blocked
+    if (blocked) throw new GovError(blocked.code, blocked.reason, blocked.status ?? 403)
+    if (!this.#released || !body) return
+    const text = firstText(this.adapter, body)
+    if (text === undefined || !text.startsWith(this.#released)) {
+      throw new GovError(
+        'stream_window_changed',
+        'a check changed answer text that was already released; the stream is ended (stream_release: windowed)',
+        500,
+      )
+    }
   }
 
   override finish(_sse: string, headers: Record<string, string>): void {
@@ -263,7 +287,10 @@ export class WindowedStream extends HeldStream {
     if (verdict.kind === 'block') {
       // Nothing left yet: the whole answer is refused as in held mode.
       this.#frozen = true
-      if (this.open) this.fail(verdict.status ?? 403, verdict.code, verdict.reason)
+      if (this.open) {
+        this.#blocked = verdict
+        this.fail(verdict.status ?? 403, verdict.code, verdict.reason)
+      }
       return
     }
     if (verdict.kind !== 'continue') {
