@@ -271,6 +271,9 @@ describe('audit trail through the gateway', () => {
       valid: true,
       records: records.length,
       head: { seq: records.length, hash: records.at(-1)!.hash },
+      // No checkpoint signed yet (the interval has not passed): the chain alone covers every record.
+      checkpoints: { checked: 0, verified: 0, key_retired: 0, last_verified_seq: null },
+      unsigned_records: records.length,
     })
     // What an auditor does with an export and no gov code: JCS, SHA-256, link check.
     let prev = GENESIS_HASH
@@ -284,7 +287,7 @@ describe('audit trail through the gateway', () => {
   })
 
   it('is for admin credentials only', async () => {
-    for (const path of ['/audit', '/audit/verify']) {
+    for (const path of ['/audit', '/audit/verify', '/audit/export', '/audit/checkpoints']) {
       const none = await t.admin('GET', path, undefined, { key: null })
       assert.equal(none.status, 401, path)
       assert.equal(none.body.error.code, 'unauthorized')
