@@ -32,8 +32,8 @@ import { CallRecord, type CallSummary } from './call-record.js'
 import { applyContentPolicy } from './content-policy.js'
 import type { ConversationSessions } from './conversation-sessions.js'
 import { applyFlags, parseFlags } from './flags.js'
-import { HeldStream } from './held-stream.js'
 import { Phase } from './phase-clock.js'
+import { streamFor } from './windowed-stream.js'
 
 export type { CallSummary } from './call-record.js'
 
@@ -116,7 +116,7 @@ export class GatewayHandler {
       await this.#bindCall(rec, req)
       await this.#route(rec)
       if (rec.exchange?.stream)
-        rec.held = new HeldStream(res, adapter, rec.headers, this.deps.config.streamKeepAliveMs)
+        rec.held = streamFor(rec, res, this.deps.runner, this.deps.config.streamKeepAliveMs)
       rec.phases.enter(Phase.request_steps)
       const verdict = await this.#run(rec, 'request')
       rec.phases.enter(Phase.upstream)
@@ -324,7 +324,13 @@ export class GatewayHandler {
     // Traced: the upstream span's traceparent goes to the provider.
     const span = rec.state.trace?.upstream(provider, (rec.exchange as Exchange).model, headers)
     try {
-      const upstream = await this.deps.upstream.send(provider, headers, JSON.stringify(body), abort.signal)
+      const upstream = await this.deps.upstream.send(
+        provider,
+        headers,
+        JSON.stringify(body),
+        abort.signal,
+        rec.held?.upstreamSink(),
+      )
       span?.answered(upstream.status)
       return upstream
     } catch (err) {
