@@ -92,6 +92,9 @@ export class MemoryStore implements Store {
       throw error
     } finally {
       this.#transactionOpen = false
+      // An enabled AsyncLocalStorage keeps V8's promise hooks on for the whole process (every
+      // await of every call pays for them); the transaction is over, so turn it off until the next.
+      this.#inTransaction.disable()
       end()
     }
   }
