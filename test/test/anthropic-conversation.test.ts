@@ -12,9 +12,14 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
+import { createAnthropic } from '@ai-sdk/anthropic'
 import Anthropic from '@anthropic-ai/sdk'
 import { betaZodTool } from '@anthropic-ai/sdk/helpers/beta/zod'
 import { messagesBody, startTestGateway, type TestGateway } from '@gov/host/testing'
+import { ChatAnthropic } from '@langchain/anthropic'
+import { HumanMessage, ToolMessage } from '@langchain/core/messages'
+import { tool as langchainTool } from '@langchain/core/tools'
+import { generateText, stepCountIs, tool } from 'ai'
 import { z } from 'zod'
 
 const ALICE = 'alice.one@example.com'
@@ -132,6 +137,64 @@ describe('Anthropic conversation by reference or by history, without X-Gov-Sessi
     assert.equal(textOf(second.content), `and ${BOB} too, after ${ALICE}`)
     const [a, b] = tokens.map(claimsOf) as [Claims, Claims]
     assert.equal(b.sid, a.sid)
+  })
+
+  /** A fetch that keeps the gov token of every answer. */
+  const keepingTokens =
+    (tokens: (string | null)[]) => async (url: string | URL | Request, init?: RequestInit) => {
+      const res = await fetch(url, init)
+      tokens.push(res.headers.get('x-gov-token'))
+      return res
+    }
+
+  it('keeps one session across an AI SDK tool loop, which resends the whole history', async () => {
+    const tokens: (string | null)[] = []
+    const anthropic = createAnthropic({ apiKey: key, baseURL: `${t.url}/v1`, fetch: keepingTokens(tokens) })
+    const { text } = await generateText({
+      model: anthropic(model),
+      prompt: `[mock:tool_echo] tell ${ALICE} hi`,
+      tools: {
+        send_message: tool({
+          description: 'send a message',
+          inputSchema: z.object({ text: z.string() }),
+          execute: async () => `reply from ${BOB}: ok`,
+        }),
+      },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    })
+    assert.equal(text, `reply from ${BOB}: ok`)
+    const sids = tokens.map((token) => claimsOf(token).sid)
+    assert.equal(sids.length, 2)
+    assert.match(sids[0] ?? '', /^thread:/)
+    assert.equal(sids[1], sids[0])
+  })
+
+  it('keeps one session across a LangChain ChatAnthropic tool loop', async () => {
+    const tokens: (string | null)[] = []
+    const chat = new ChatAnthropic({
+      model,
+      apiKey: key,
+      anthropicApiUrl: t.url,
+      maxRetries: 0,
+      clientOptions: { fetch: keepingTokens(tokens) },
+    })
+    const sendMessage = langchainTool(async () => `reply from ${BOB}: ok`, {
+      name: 'send_message',
+      description: 'send a message',
+      schema: z.object({ text: z.string() }),
+    })
+    const withTools = chat.bindTools([sendMessage])
+    const human = new HumanMessage(`[mock:tool_echo] tell ${ALICE} hi`)
+    const first = await withTools.invoke([human])
+    const call = first.tool_calls?.[0]
+    assert.ok(call)
+    const result = new ToolMessage({ content: `reply from ${BOB}: ok`, tool_call_id: call.id ?? '' })
+    const second = await withTools.invoke([human, first, result])
+    assert.equal(second.text, `reply from ${BOB}: ok`)
+    const sids = tokens.map((token) => claimsOf(token).sid)
+    assert.equal(sids.length, 2)
+    assert.equal(sids[1], sids[0])
   })
 
   it('continues the session of the call that created a container', async () => {
