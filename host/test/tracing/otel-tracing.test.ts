@@ -76,7 +76,11 @@ describe('OpenTelemetry traces of governed calls (GOV_TRACING=otlp)', () => {
     const session = `conversation-${run}`
     const res = await t.call('/v1/chat/completions', chatBody(prompt), {
       key,
-      headers: { traceparent: `00-${traceId}-${callerSpan}-01`, 'x-gov-session': session },
+      headers: {
+        traceparent: `00-${traceId}-${callerSpan}-01`,
+        tracestate: 'caller=7a',
+        'x-gov-session': session,
+      },
     })
     assert.equal(res.status, 200)
     const { call, steps, upstream } = await spansOf(res.headers.get('x-request-id'))
@@ -130,6 +134,7 @@ describe('OpenTelemetry traces of governed calls (GOV_TRACING=otlp)', () => {
     const sent = t.mock.requests.find((r) => JSON.stringify(r.body).includes(prompt))
     assert.ok(sent, 'the mock provider got the call')
     assert.equal(sent.headers.traceparent, `00-${traceId}-${up.spanId}-01`)
+    assert.equal(sent.headers.tracestate, 'caller=7a')
 
     // Ids, counts and verdicts only: no prompt, answer or session text in any span of the trace.
     const exported = JSON.stringify(
