@@ -120,12 +120,6 @@ export interface AuditHead {
   hash: string
 }
 
-/** Filters and paging of {@link Store.listAudit}. Every filter is optional. */
-export interface AuditQuery {
-  agentId?: string
-  sessionId?: string
-  outcome?: string
-  kind?: AuditKind
 /**
  * A signed checkpoint of the audit chain: the head at one moment, signed with
  * the capability token key (see `host/src/audit/checkpoint.ts`). The columns
@@ -158,6 +152,12 @@ export interface CheckpointQuery {
   limit: number
 }
 
+/** Filters and paging of {@link Store.listAudit}. Every filter is optional. */
+export interface AuditQuery {
+  agentId?: string
+  sessionId?: string
+  outcome?: string
+  kind?: AuditKind
   /** Records at or after this time (ISO 8601). */
   from?: string
   /** Records before this time (ISO 8601). */
@@ -230,7 +230,6 @@ export interface Store {
   appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]>
   /** Audit records matching `query`, ordered by `seq`. */
   listAudit(query: AuditQuery): Promise<AuditRecord[]>
-}
   /**
    * Keep a signed checkpoint. Resolves false, storing nothing, when a
    * checkpoint of that `seq` exists already (another replica signed the same head).
@@ -238,3 +237,4 @@ export interface Store {
   saveCheckpoint(checkpoint: AuditCheckpoint): Promise<boolean>
   /** Checkpoints matching `query`, ordered by `seq`. */
   listCheckpoints(query: CheckpointQuery): Promise<AuditCheckpoint[]>
+}
