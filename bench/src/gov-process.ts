@@ -1,7 +1,7 @@
 /** gov in its own process pinned to the server core, with the mock provider as its upstream. */
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { prepareAgent, scrapeMetrics, waitStarted } from './gov-setup.js'
+import { type BenchPipeline, prepareAgent, scrapeMetrics, waitStarted } from './gov-setup.js'
 import type { Sample } from './metrics-text.js'
 import { type MemoryProbe, type ServerProcess, startServerProcess } from './server-process.js'
 
@@ -23,6 +23,8 @@ export async function startStandardGov(
   nodeFlags: readonly string[] = [],
   /** More environment for gov (storage URLs, limits). */
   extraEnv: Record<string, string> = {},
+  /** The agent's pipeline; default preset `standard` with every step. */
+  pipeline: BenchPipeline = { pipeline_id: 'bench-standard', preset: 'standard', overrides: {} },
 ): Promise<GovProcess> {
   const adminKey = `bench_admin_${randomBytes(12).toString('hex')}`
   const gov = await startServerProcess(
@@ -45,11 +47,7 @@ export async function startStandardGov(
   )
   try {
     await waitStarted(gov.info.url)
-    const agentKey = await prepareAgent(gov.info.url, adminKey, {
-      pipeline_id: 'bench-standard',
-      preset: 'standard',
-      overrides: {},
-    })
+    const agentKey = await prepareAgent(gov.info.url, adminKey, pipeline)
     return {
       url: gov.info.url,
       agentKey,

@@ -8,6 +8,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { PRESETS } from '@gov/host'
 import { type CpuProfile, renderProfile, summariseProfile } from './cpu-profile.js'
 import { parseFlags } from './flag-options.js'
 import { logPath, startStandardGov } from './gov-process.js'
@@ -24,7 +25,17 @@ const resultsDir = join(here, '..', '..', 'results')
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n)
 
 async function main(): Promise<void> {
-  const options = parseFlags(process.argv.slice(2), { duration: 20, warmup: 3, connections: 32, top: 30 })
+  const options = parseFlags(process.argv.slice(2), {
+    duration: 20,
+    warmup: 3,
+    connections: 32,
+    top: 30,
+    /** 1: every step of `standard` disabled (the empty pipeline of `npm run bench`). */
+    empty: 0,
+  })
+  const target = options.empty
+    ? 'empty pipeline (standard, every step disabled)'
+    : '`standard` preset, every step'
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const profileDir = join(resultsDir, 'profiles', stamp)
   const logsDir = join(resultsDir, 'logs')
@@ -47,6 +58,16 @@ async function main(): Promise<void> {
       mock,
       logPath(resultsDir, 'gov-profiled'),
       ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      {},
+      options.empty
+        ? {
+            pipeline_id: 'bench-empty',
+            preset: 'standard',
+            overrides: Object.fromEntries(
+              (PRESETS.standard?.steps ?? []).map((s) => [s.name, { disabled: true }]),
+            ),
+          }
+        : undefined,
     )
     try {
       const job: LoadJob = {
@@ -58,7 +79,7 @@ async function main(): Promise<void> {
         unloadedRequests: 0,
       }
       log(
-        `profiling gov (standard): ${options.warmup} s warm-up + ${options.duration} s × ${options.connections} connections`,
+        `profiling gov (${target}): ${options.warmup} s warm-up + ${options.duration} s × ${options.connections} connections`,
       )
       const from = nowMicros()
       const result = await runLoad(join(here, 'load-worker.js'), job)
@@ -84,7 +105,7 @@ async function main(): Promise<void> {
     '# gov CPU profile under load',
     '',
     `${new Date().toISOString()} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · ${canPin() ? `gov on core ${SERVER_CORE}, load on core ${LOAD_CORE}` : 'not pinned'}`,
-    `gov \`standard\` preset, every step; ${options.warmup} s warm-up + ${options.duration} s × ${options.connections} connections, unique ~1 KB prompts; ${requestsPerSecond.toFixed(0)} req/s, ${total} measured calls; only samples taken during the load are counted (warm-up included, start-up excluded); ${(((summary.totalMs - idle) * 1000) / Math.max(1, calls)).toFixed(0)} µs of busy (not idle) sampled time per call of the window (${calls} calls).`,
+    `gov ${target}; ${options.warmup} s warm-up + ${options.duration} s × ${options.connections} connections, unique ~1 KB prompts; ${requestsPerSecond.toFixed(0)} req/s, ${total} measured calls; only samples taken during the load are counted (warm-up included, start-up excluded); ${(((summary.totalMs - idle) * 1000) / Math.max(1, calls)).toFixed(0)} µs of busy (not idle) sampled time per call of the window (${calls} calls).`,
     `Raw profile: ${join(profileDir, file)} (open it in Chrome DevTools → Performance).`,
     '',
     renderProfile(summary),

@@ -164,7 +164,7 @@ async function settled(scrape: () => Promise<Sample[]>): Promise<Sample[]> {
 }
 
 const PHASE_NOTE =
-  'Phase tables: step rows and upstream are wall time the host measures around each hook (under load they include event-loop waits for other calls); "rest" is the call\'s wall time not inside a step or upstream (auth, policy, parse, token, audit, write have no metric of their own); only the process CPU row is CPU time. µs per call = total ÷ gateway calls, so hook rows add up to the step part of a call.'
+  'Phase tables: step rows and upstream are wall time the host measures around each hook (under load they include event-loop waits for other calls); "walk" rows are gov_phase_duration_seconds per phase, and "besides the hooks" is the time of a step phase its hooks do not account for (the runner, event-loop waits); only the process CPU row is CPU time. µs per call = total ÷ gateway calls, so hook rows add up to the step part of a call.'
 
 async function main(): Promise<number> {
   const options = parseRunOptions(process.argv.slice(2))
