@@ -59,8 +59,8 @@ export const TOKENS = {
   Adapters: Symbol('Adapters'),
   Tokens: Symbol('TokenService'),
   Audit: Symbol('AuditTrail'),
-  Recorder: Symbol('CallRecorder'),
   Evidence: Symbol('AuditEvidence'),
+  Recorder: Symbol('CallRecorder'),
   Flights: Symbol('Flights'),
   TokenCounter: Symbol('TokenCounter'),
   Prices: Symbol('PriceBook'),
@@ -220,12 +220,6 @@ export function buildContainer(
     TOKENS.Audit,
     (c) => new AuditTrail(c.resolve(TOKENS.Store), { logger: c.resolve<Logger>(TOKENS.Logger) }),
   )
-  single(
-    TOKENS.Recorder,
-    (c) =>
-      new CallRecorder({
-        logger: c.resolve(TOKENS.Logger),
-        metrics: c.resolve(TOKENS.Metrics),
   single(TOKENS.Evidence, (c) => {
     const config = c.resolve<GovConfig>(TOKENS.Config)
     return new AuditEvidence({
@@ -238,6 +232,12 @@ export function buildContainer(
       logger: c.resolve(TOKENS.Logger),
     })
   })
+  single(
+    TOKENS.Recorder,
+    (c) =>
+      new CallRecorder({
+        logger: c.resolve(TOKENS.Logger),
+        metrics: c.resolve(TOKENS.Metrics),
         activity: c.resolve(TOKENS.Activity),
         audit: c.resolve(TOKENS.Audit),
       }),

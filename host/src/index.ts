@@ -27,9 +27,9 @@ import type { TokenService } from './tokens/token-service.js'
 import { createCallTracer } from './tracing/call-tracer.js'
 import type { UpstreamClient } from './upstream/upstream-client.js'
 
-export { compilePolicySet } from './auth/compile-policy.js'
 export type { EvidenceResult } from './audit/evidence-verify.js'
 export { mergeJwks, type OfflineResult, verifyExportFile } from './audit/offline-verify.js'
+export { compilePolicySet } from './auth/compile-policy.js'
 export { DEFAULT_POLICY_FILE, SCHEMA_FILE } from './auth/policy-files.js'
 export { BUILTIN_STEPS } from './chain/plugin-registry.js'
 export { PRESETS } from './chain/presets.js'
@@ -134,13 +134,13 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
   const container = buildContainer({ config, logger, secrets, store, kv, registry, tracer }, options.override)
   await container.resolve<Invalidator>(TOKENS.Invalidator).start().catch(fail)
   await container.resolve<TokenService>(TOKENS.Tokens).start().catch(fail)
+  const evidence = container.resolve<AuditEvidence>(TOKENS.Evidence)
+  evidence.start()
+  opened.push(() => evidence.close())
   const chains = container.resolve<ChainBuilder>(TOKENS.Chains)
   opened.push(
     () => chains.close(),
     () => container.resolve<UpstreamClient>(TOKENS.Upstream).close(),
-  const evidence = container.resolve<AuditEvidence>(TOKENS.Evidence)
-  evidence.start()
-  opened.push(() => evidence.close())
   )
   const pipelines = container.resolve<PipelineService>(TOKENS.Pipelines)
   container.resolve<HealthService>(TOKENS.Health).warming(warmChains(chains, pipelines, config, logger))
@@ -196,14 +196,14 @@ export async function startGateway(options: StartOptions = {}): Promise<Gateway>
       await chains.close()
       await container.resolve<UpstreamClient>(TOKENS.Upstream).close()
       await monitor.idle()
+      // Stops the checkpoint timer and the SIEM sinks (records still queued are logged as undelivered).
+      await evidence.close()
       await kv.close()
       // Records still being written belong to calls that were answered or are about to be.
       await container.resolve<AuditTrail>(TOKENS.Audit).idle()
       // Spans of the last calls are sent before the process may exit.
       await tracer?.shutdown()
       await store.close()
-      // Stops the checkpoint timer and the SIEM sinks (records still queued are logged as undelivered).
-      await evidence.close()
       // A source passed in belongs to the caller; the one made here is closed here.
       if (!options.secrets) await secrets.close?.()
     },
