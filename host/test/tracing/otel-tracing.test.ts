@@ -4,7 +4,13 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import { TOKENS } from '../../src/index.js'
-import { chatBody, onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+import {
+  chatBody,
+  messagesBody,
+  onlySteps,
+  startTestGateway,
+  type TestGateway,
+} from '../../src/testing/test-gateway.js'
 import type { CallTracer } from '../../src/tracing/call-tracer.js'
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js'
 
@@ -191,6 +197,23 @@ describe('OpenTelemetry traces of governed calls (GOV_TRACING=otlp)', () => {
     assert.equal(down.call.statusCode, STATUS_ERROR)
     assert.equal(down.call.attributes['gov.outcome'], 'error')
     assert.equal(down.call.attributes['http.response.status_code'], 503)
+  })
+
+  it('a streamed Anthropic call: provider anthropic, its model, stop reason and usage', async () => {
+    const res = await t.call('/v1/messages', messagesBody(`stream me ${run}`, { stream: true }), { key })
+    assert.equal(res.status, 200)
+    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/)
+    const { call, steps, upstream } = await spansOf(res.headers.get('x-request-id'))
+    assert.equal(call.name, 'chat claude-sonnet-4-6')
+    assert.equal(call.attributes['gov.vendor'], 'anthropic')
+    assert.equal(call.attributes['gen_ai.provider.name'], 'anthropic')
+    assert.equal(call.attributes['gen_ai.system'], 'anthropic')
+    assert.equal(call.attributes['gen_ai.response.model'], 'claude-sonnet-4-6')
+    assert.deepEqual(call.attributes['gen_ai.response.finish_reasons'], ['end_turn'])
+    assert.equal(typeof call.attributes['gen_ai.usage.output_tokens'], 'number')
+    assert.equal(upstream.length, 1)
+    assert.equal(upstream[0].attributes['gen_ai.provider.name'], 'anthropic')
+    assert.ok(steps.some((s) => s.attributes['gov.step.phase'] === 'response'))
   })
 
   it('hashes the session scoped by agent: same agent same hash, another agent another hash', async () => {
