@@ -144,9 +144,10 @@ describe('windowed stream release', () => {
   let openai: OpenAI
   before(async () => {
     const url = await provider.listen()
+    // Keep-alives every 30 ms: they interleave with the windows, and open streams no window filled.
     t = await startTestGateway({
       plugins: [],
-      env: { OPENAI_BASE_URL: `${url}/v1`, ANTHROPIC_BASE_URL: url },
+      env: { OPENAI_BASE_URL: `${url}/v1`, ANTHROPIC_BASE_URL: url, GOV_STREAM_KEEPALIVE_MS: '30' },
     })
     const suffix = randomBytes(4).toString('hex')
     const content = { stream_release: 'windowed', stream_window_chars: 16, stream_hold_chars: 8 }
@@ -361,6 +362,28 @@ describe('windowed stream release', () => {
     const deltas = [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] as string))
     assert.equal(deltas.map((d) => d.choices[0]?.delta?.content ?? '').join(''), LONG)
     assert.ok(text.endsWith('data: [DONE]\n\n'))
+  })
+
+  it('a short answer no window filled follows the keep-alives whole, in every format', async () => {
+    const short = 'Short one.'
+    provider.enqueue(() => openaiEvents(short))
+    let text = ''
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    }))
+      text += chunk.choices[0]?.delta?.content ?? ''
+    assert.equal(text, short)
+    provider.enqueue(() => anthropicEvents(short))
+    const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 })
+    const final = await anthropic.messages
+      .stream({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] })
+      .finalText()
+    assert.equal(final, short)
+    provider.enqueue(() => responsesEvents(short))
+    const response = await openai.responses.stream({ model: 'gpt-4o-mini', input: 'hi' }).finalResponse()
+    assert.equal(response.output_text, short)
   })
 
   it('a step that judges the whole answer keeps the call held back', async () => {

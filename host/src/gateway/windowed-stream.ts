@@ -213,10 +213,12 @@ export class WindowedStream extends HeldStream {
     }
   }
 
-  override finish(_sse: string, headers: Record<string, string>): void {
+  override finish(sse: string, headers: Record<string, string>): void {
     this.#frozen = true
     this.#work = this.#work.then(() => {
       if (this.#ended) return
+      // Only keep-alives left so far: the whole answer goes as in held mode.
+      if (!this.#released) return super.finish(sse, headers)
       const body = this.#rec.answerBody as Record<string, unknown>
       const text = firstText(this.adapter, body)
       if (text === undefined || !text.startsWith(this.#released)) {
@@ -224,11 +226,11 @@ export class WindowedStream extends HeldStream {
         return
       }
       const resume = { text: this.#released, sequence: this.#sequence }
-      let sse: string
-      if (this.adapter.vendor === 'anthropic') sse = renderAnthropicSse(body, resume)
-      else if (this.adapter.vendor === 'openai-responses') sse = renderResponsesSse(body, resume)
-      else sse = renderOpenAiSse(body, this.#sse, resume)
-      super.finish(sse, headers)
+      let rest: string
+      if (this.adapter.vendor === 'anthropic') rest = renderAnthropicSse(body, resume)
+      else if (this.adapter.vendor === 'openai-responses') rest = renderResponsesSse(body, resume)
+      else rest = renderOpenAiSse(body, this.#sse, resume)
+      super.finish(rest, headers)
     })
     this.#work.catch(() => this.fail(500, 'internal_error', 'the stream could not be finished'))
   }
