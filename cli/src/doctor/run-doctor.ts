@@ -99,7 +99,7 @@ async function checkWithSecrets(
   out.push(
     ...(await checkStorage({ databaseUrl, dataDir: env.GOV_DATA_DIR || undefined, production, timeoutMs })),
   )
-  out.push(await checkRedis({ redisUrl: await secret('REDIS_URL'), production, timeoutMs }))
+  out.push(await checkRedis({ redisUrl: await secret('REDIS_URL'), production, timeoutMs, env }))
   if (config) {
     out.push(
       ...(await Promise.all([

@@ -96,11 +96,22 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
   client.on('error', onError)
   const subscriber = client.duplicate()
   subscriber.on('error', onError)
-  const bus = new RedisEventBus(client, subscriber, prefix, options.onHandlerError)
+  // Why the connection is down (TLS, credentials), until it is up again: the failed command only says it timed out.
+  let connectionError: Error | undefined
+  for (const connection of [client, subscriber]) {
+    connection.on('error', (err: Error) => {
+      connectionError = err
+    })
+    connection.on('ready', () => {
+      connectionError = undefined
+    })
+  }
+  const lastError = () => connectionError
+  const bus = new RedisEventBus(client, subscriber, prefix, options.onHandlerError, lastError)
   const activity = new RedisActivityStore(client, { prefix, onError })
   return {
     kind: 'redis',
-    kv: new RedisKv(client, prefix),
+    kv: new RedisKv(client, prefix, lastError),
     sessions: new RedisSessionBackend(client, prefix),
     bus,
     activity,

@@ -75,6 +75,8 @@ export class RedisEventBus implements EventBus {
     private readonly subscriber: Redis,
     private readonly prefix = 'gov:',
     private readonly onHandlerError: HandlerErrorListener = () => {},
+    /** The last connection error, to say why a subscription failed. */
+    private readonly connectionError: () => Error | undefined = () => undefined,
   ) {
     subscriber.on('ready', () => {
       if (this.#connectedOnce && !this.#closed) {
@@ -96,7 +98,7 @@ export class RedisEventBus implements EventBus {
     try {
       await this.publisher.publish(this.prefix + channel, message)
     } catch (error) {
-      throw unavailableError('publish', error)
+      throw unavailableError('publish', error, this.connectionError())
     }
   }
 
@@ -113,7 +115,7 @@ export class RedisEventBus implements EventBus {
       await this.subscriber.subscribe(this.prefix + channel)
     } catch (error) {
       this.#handlers.delete(channel)
-      throw unavailableError('subscribe', error)
+      throw unavailableError('subscribe', error, this.connectionError())
     }
   }
 

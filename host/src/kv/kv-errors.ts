@@ -19,10 +19,22 @@ export function notANumberError(key: string): GovError {
   return new GovError(KvErrorCodes.NOT_A_NUMBER, `value of ${key} is not a number`, 500, { key })
 }
 
-/** Redis failed to run an operation. */
-export function unavailableError(operation: string, cause: unknown): GovError {
+/**
+ * Redis failed to run an operation. `connection` is the last connection error
+ * (a refused TLS certificate, a wrong password): ioredis reports it only as an
+ * event, and the command itself then just times out or runs out of retries.
+ */
+export function unavailableError(operation: string, cause: unknown, connection?: Error): GovError {
   const reason = cause instanceof Error ? cause.message : String(cause)
-  return new GovError(KvErrorCodes.UNAVAILABLE, `redis ${operation} failed: ${reason}`, 503, { operation })
+  const why =
+    connection && connection.message !== reason ? ` (connection: ${firstLine(connection.message)})` : ''
+  return new GovError(KvErrorCodes.UNAVAILABLE, `redis ${operation} failed: ${reason}${why}`, 503, {
+    operation,
+  })
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]?.trim() ?? text
 }
 
 /** The bus is closed. */

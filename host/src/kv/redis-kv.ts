@@ -18,12 +18,15 @@ interface ScriptedRedis extends Redis {
 export class RedisKv implements KeyValueStore {
   readonly #redis: ScriptedRedis
   readonly #prefix: string
+  readonly #connectionError: () => Error | undefined
 
   /**
    * @param redis a client; its own `keyPrefix` should be unset, this class prefixes keys itself
    * @param prefix put before every key, e.g. `gov:`
+   * @param connectionError the last connection error, to say why a command failed
    */
-  constructor(redis: Redis, prefix = 'gov:') {
+  constructor(redis: Redis, prefix = 'gov:', connectionError: () => Error | undefined = () => undefined) {
+    this.#connectionError = connectionError
     // EVALSHA with a fallback to EVAL: the script body is sent once per connection.
     redis.defineCommand('govIncr', { numberOfKeys: 1, lua: INCR_SCRIPT })
     this.#redis = redis as ScriptedRedis
@@ -61,7 +64,7 @@ export class RedisKv implements KeyValueStore {
     } catch (error) {
       if (error instanceof Error && error.message.includes(KvErrorCodes.NOT_A_NUMBER))
         throw notANumberError(key)
-      throw unavailableError('incr', error)
+      throw unavailableError('incr', error, this.#connectionError())
     }
   }
 
@@ -74,7 +77,7 @@ export class RedisKv implements KeyValueStore {
     try {
       return await command()
     } catch (error) {
-      throw unavailableError(operation, error)
+      throw unavailableError(operation, error, this.#connectionError())
     }
   }
 }

@@ -155,8 +155,8 @@ export function redisTlsOptions(
 
 /** One line for logs and `gov doctor`: which files the Redis TLS uses. */
 export function describeRedisTls(settings: RedisTlsSettings | undefined): string {
-  if (!settings) return 'system CAs, no client certificate'
-  const parts = [settings.caFile ? `CA ${settings.caFile}` : 'system CAs']
+  if (!settings) return 'the default CAs, no client certificate'
+  const parts = [settings.caFile ? `CA ${settings.caFile}` : 'the default CAs']
   parts.push(settings.certFile ? `client certificate ${settings.certFile}` : 'no client certificate')
   return parts.join(', ')
 }
