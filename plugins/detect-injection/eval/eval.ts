@@ -23,6 +23,7 @@ import { type InjectionSettings, InjectionSettingsSchema } from '../src/settings
 import { DEV_FILE, datasetPath, loadRows, type Row, sourceFamily, TRAIN_FILE } from '../train/dataset.js'
 import { metricsOf, metricsTable } from '../train/metrics.js'
 import { isHeldOut, isRealAttackSource, isTemplatedSource, SPLIT_SEED } from '../train/split.js'
+import { toolOutputKind } from './tool-kind.js'
 
 /** The schema's defaults, as the host fills them for `{}`. */
 function defaultSettings(): InjectionSettings {
@@ -87,6 +88,10 @@ const byKind: Grouping = (row) => {
   return [`other attacks (${row.channel})`]
 }
 
+/** Tool results by the kind of output they are (guessed from the text), each kind against its own benign rows. */
+const byToolKind: Grouping = (row) =>
+  row.channel === 'tool' ? [`${toolOutputKind(row.text)} (tool)`, 'all tool'] : []
+
 function sweep(rows: readonly Row[], scores: readonly number[]): string {
   const lines = ['| threshold | direct P / R / F1 / FPR | tool P / R / F1 / FPR |', '|---:|---|---|']
   for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
@@ -126,6 +131,10 @@ async function evaluate(
   if (detailed) {
     console.log(`\n### ${name}: per source\n`)
     console.log(table(rows, predicted, bySource))
+  }
+  if (rows.some((row) => row.channel === 'tool')) {
+    console.log(`\n### ${name}: tool results by kind of output\n`)
+    console.log(table(rows, predicted, byToolKind))
   }
   console.log(`\n### ${name}: real, templated and other attacks\n`)
   console.log(table(rows, predicted, byKind, true))

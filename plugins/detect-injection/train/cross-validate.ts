@@ -47,10 +47,24 @@ export function examplesOfRows(rows: readonly Row[], bits: number): Example[][] 
  * instruction aimed at the assistant is what both look for, and the tool
  * rows alone hold few kinds of attack wording.
  */
-export function trainsChannel(row: Row, channel: Channel): boolean {
-  if (channel === 'direct') return row.channel === 'direct'
+export function trainsChannel(row: Row, channel: Channel, directLearnsToolAttacks = false): boolean {
+  if (channel === 'direct')
+    return (
+      row.channel === 'direct' ||
+      (directLearnsToolAttacks && row.label === 1 && !row.source.startsWith('constructed:'))
+    )
   return row.channel === 'tool' || row.label === 1
 }
+
+/**
+ * `directLearnsToolAttacks` (train.ts: on unless `--direct-only`): the direct
+ * model also trains on the tool positives of the benchmark sources
+ * (AgentDojo, InjecAgent, XInjectAgent, Spikee), not on the `constructed:*`
+ * ones, which reuse the direct sources' trigger phrases and would leak them
+ * into a leave-one-source-out fold. Leave-one-source-out direct F1 rose from
+ * 0.449 to 0.493 with it (2026-11-24).
+ */
+export const TRAIN_FLAGS = { directLearnsToolAttacks: false }
 
 /**
  * The unit left out when calibrating and in the leave-one-source-out report:
@@ -80,7 +94,21 @@ export function balanceWeights(rows: readonly Row[], cap: number): Float64Array 
   )
 }
 
-/** Train one channel's model on `rows` (indices into `examples`) plus the hand-written rows. */
+/**
+ * Augmented tool rows ready to train (train/augment.ts): their examples, the
+ * source groups each was built from, and their weights.
+ */
+export interface AugmentedExamples {
+  readonly examples: readonly Example[][]
+  readonly groups: readonly (readonly string[])[]
+  readonly weights: Float64Array
+}
+
+/**
+ * Train one channel's model on `rows` (indices into `examples`) plus the
+ * hand-written rows and, for the tool channel, the augmented rows not built
+ * from the group `leftOut`.
+ */
 export function trainChannel(
   rows: readonly Row[],
   channel: Channel,
@@ -89,11 +117,20 @@ export function trainChannel(
   options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
   extra: readonly Example[][] = [],
   rowWeights?: Float64Array,
+  augmented?: AugmentedExamples,
+  leftOut?: string,
 ): { weights: Float32Array; bias: number } {
   const train: Example[] = []
   for (const e of extra) train.push(...e)
+  if (augmented && channel === 'tool') {
+    augmented.examples.forEach((exs, i) => {
+      if (leftOut !== undefined && augmented.groups[i].includes(leftOut)) return
+      const w = augmented.weights[i]
+      for (const ex of exs) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
+    })
+  }
   rows.forEach((row, i) => {
-    if (!include(i) || !trainsChannel(row, channel)) return
+    if (!include(i) || !trainsChannel(row, channel, TRAIN_FLAGS.directLearnsToolAttacks)) return
     const w = rowWeights ? rowWeights[i] : 1
     for (const ex of examples[i]) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
   })
@@ -114,6 +151,7 @@ export function outOfGroupLogits(
   extra: readonly Example[][] = [],
   rowWeights?: Float64Array,
   log: (group: string) => void = () => {},
+  augmented?: AugmentedExamples,
 ): Float64Array {
   const groups = rows.map((row) => sourceGroup(row.source))
   const logits = new Float64Array(rows.length).fill(Number.NaN)
@@ -127,6 +165,8 @@ export function outOfGroupLogits(
       options,
       extra,
       rowWeights,
+      augmented,
+      name,
     )
     rows.forEach((row, i) => {
       if (groups[i] === name && row.channel === channel) logits[i] = rowLogit(weights, bias, examples[i])

@@ -8,14 +8,19 @@
  *
  * Options: --bits N --epochs N --lr X --l2 X --positive-weight X; --dry-run
  * reports without writing; --balance N caps each source's rows of one label
- * at N rows of weight; --dev prints a glance at the dev file.
+ * at N rows of weight; --augment N sets the augmented tool rows per kind and
+ * label (train/augment.ts; 0 turns them off); --direct-only trains the direct
+ * model on prompts alone (by default it also learns the benchmark sources'
+ * tool-output attacks); --dev prints a glance at the dev file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Combiner, ModelFile } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
+import { augmentToolRows } from './augment.js'
 import {
+  type AugmentedExamples,
   balanceWeights,
   examplesOfRows,
   extraExamples,
@@ -23,6 +28,7 @@ import {
   outOfGroupLogits,
   ruleWeightsOf,
   sourceGroup,
+  TRAIN_FLAGS,
   trainChannel,
 } from './cross-validate.js'
 import { DEV_FILE, datasetPath, loadRows, type Row, TRAIN_FILE } from './dataset.js'
@@ -50,12 +56,15 @@ const CHANNELS: readonly Channel[] = ['direct', 'tool']
 
 /** Default of --balance: a source's rows of one label count as at most this many rows. */
 const BALANCE_CAP = 400
+/** Default of --augment: augmented tool rows per kind and label (0 turns augmentation off). */
+const AUGMENT_PER_KIND = 300
 
 function parseArgs(argv: readonly string[]): {
   options: TrainOptions
   dryRun: boolean
   balance: number
   dev: boolean
+  augmentPerKind: number
 } {
   const get = (name: string) => {
     const i = argv.indexOf(name)
@@ -73,6 +82,7 @@ function parseArgs(argv: readonly string[]): {
     dryRun: argv.includes('--dry-run'),
     balance: get('--balance') ?? BALANCE_CAP,
     dev: argv.includes('--dev'),
+    augmentPerKind: get('--augment') ?? AUGMENT_PER_KIND,
   }
 }
 
@@ -131,7 +141,8 @@ function main(): void {
     console.error(`dataset not found at ${datasetPath(TRAIN_FILE)}; nothing to train on`)
     process.exit(1)
   }
-  const { options, dryRun, balance, dev } = parseArgs(process.argv.slice(2))
+  const { options, dryRun, balance, dev, augmentPerKind } = parseArgs(process.argv.slice(2))
+  TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
   const started = Date.now()
   const rows = all.filter((row) => !isHeldOut(row))
   console.log(
@@ -141,6 +152,14 @@ function main(): void {
   const extra = extraExamples(options.bits)
   const ruleWeights = ruleWeightsOf(rows)
   const rowWeights = balanceWeights(rows, balance)
+  const augmentedRows =
+    augmentPerKind > 0 ? augmentToolRows(rows, (r) => sourceGroup(r.source), augmentPerKind) : []
+  const augmented: AugmentedExamples = {
+    examples: examplesOfRows(augmentedRows, options.bits),
+    groups: augmentedRows.map((r) => r.groups),
+    weights: balanceWeights(augmentedRows, balance),
+  }
+  console.log(`${augmentedRows.length} augmented tool rows (${augmentPerKind} per kind and label)`)
   console.log(`features and rules in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
   const combine = {} as Record<Channel, Combiner>
@@ -148,8 +167,15 @@ function main(): void {
   const scores = new Float64Array(rows.length).fill(Number.NaN)
   for (const channel of CHANNELS) {
     const logits = cachedLogits(channel, () =>
-      outOfGroupLogits(rows, channel, examples, options, extra, rowWeights, (g) =>
-        console.error(`${channel}: left out ${g}`),
+      outOfGroupLogits(
+        rows,
+        channel,
+        examples,
+        options,
+        extra,
+        rowWeights,
+        (g) => console.error(`${channel}: left out ${g}`),
+        augmented,
       ),
     )
     const maxFpr = maxFprOf(process.argv, channel)
@@ -169,7 +195,10 @@ function main(): void {
   console.log(groupTable(rows, (i) => scores[i], THRESHOLD))
 
   const trained = Object.fromEntries(
-    CHANNELS.map((c) => [c, trainChannel(rows, c, examples, () => true, options, extra, rowWeights)]),
+    CHANNELS.map((c) => [
+      c,
+      trainChannel(rows, c, examples, () => true, options, extra, rowWeights, augmented),
+    ]),
   ) as Record<Channel, { weights: Float32Array; bias: number }>
   console.log(`\ntrained in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
@@ -209,6 +238,8 @@ function main(): void {
       threshold: THRESHOLD,
       calibration,
       balance,
+      augmentPerKind,
+      directLearnsToolAttacks: TRAIN_FLAGS.directLearnsToolAttacks,
       options,
     },
   }

@@ -182,7 +182,7 @@ export const INDIRECT_RULES: readonly Rule[] = [
     category: 'exfiltration',
     weight: 3.5,
     pattern: rx(
-      "\\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|share|copy)\\s+(?:all\\s+|the\\s+|this\\s+|your\\s+|any\\s+|every\\s+)*(?:conversation|chat history|chat log|previous messages|passwords?|credentials|api[\\s_-]?keys?|access tokens?|secrets?|private keys?|personal (?:data|information)|user(?:'s)? (?:data|information|messages|emails|files)|contacts|inbox|emails?|files|documents|system prompt)\\b[^.\\n]{0,60}?\\b(?:to|at|via)\\s+(?:https?:\\/\\/|www\\.|[\\w.+-]+@[\\w-]+\\.\\w|this (?:url|address|link|email)|the following (?:url|address|link|email)|attacker|me at)",
+      "\\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|share|copy)\\s+(?:all\\s+|the\\s+|this\\s+|your\\s+|any\\s+|every\\s+)*(?:(?:last|latest|recent|previous|first|new|unread|other|\\d{1,3}|two|three|four|five|ten|my|his|her|their)\\s+){0,3}(?:conversation|chat history|chat log|previous messages|passwords?|credentials|api[\\s_-]?keys?|access tokens?|secrets?|private keys?|personal (?:data|information)|user(?:'s)? (?:data|information|messages|emails|files)|contacts|inbox|e-?mails?|messages|files|documents|system prompt)\\b[^.\\n]{0,60}?\\b(?:to|at|via)\\s+(?:https?:\\/\\/|www\\.|[\\w.+-]+@[\\w-]+\\.\\w|this (?:url|address|link|email)|the following (?:url|address|link|email)|attacker|me at)",
     ),
   },
   {
