@@ -364,6 +364,108 @@ describe('windowed stream release', () => {
     assert.ok(text.endsWith('data: [DONE]\n\n'))
   })
 
+  it('text then a tool call: windows stop at the tool call, the rest follows checked whole', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ]
+    provider.enqueue(() => {
+      const events = openaiEvents(LONG).slice(0, -2)
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-w1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`
+      return [
+        ...events,
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Oslo"}' } }] }),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ]
+    })
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      tools,
+      messages: [{ role: 'user', content: 'weather in Oslo?' }],
+    })
+    let text = ''
+    let firstAt = 0
+    let args = ''
+    let name = ''
+    let finish: string | null = null
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta
+      if (delta?.content && !firstAt) firstAt = performance.now()
+      text += delta?.content ?? ''
+      for (const call of delta?.tool_calls ?? []) {
+        name ||= call.function?.name ?? ''
+        args += call.function?.arguments ?? ''
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish
+    }
+    assert.equal(text, LONG)
+    assert.equal(name, 'get_weather')
+    assert.deepEqual(JSON.parse(args), { city: 'Oslo' })
+    assert.equal(finish, 'tool_calls')
+    assert.ok(
+      firstAt > 0 && firstAt < provider.endedAt - 3 * GAP_MS,
+      `first ${firstAt}, end ${provider.endedAt}`,
+    )
+
+    provider.enqueue(() => {
+      const events = anthropicEvents(LONG)
+      const ev = (type: string, data: Record<string, unknown>) =>
+        `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+      return [
+        ...events.slice(0, -2),
+        ev('content_block_start', {
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
+        }),
+        ev('content_block_delta', {
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: '{"city":"Oslo"}' },
+        }),
+        ev('content_block_stop', { index: 1 }),
+        ev('message_delta', {
+          delta: { stop_reason: 'tool_use', stop_sequence: null },
+          usage: { output_tokens: 20 },
+        }),
+        ev('message_stop', {}),
+      ]
+    })
+    const anthropic = new Anthropic({ apiKey: key, baseURL: t.url, maxRetries: 0 })
+    const message = await anthropic.messages
+      .stream({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 256,
+        tools: [
+          {
+            name: 'get_weather',
+            description: 'Weather of a city',
+            input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        ],
+        messages: [{ role: 'user', content: 'weather in Oslo?' }],
+      })
+      .finalMessage()
+    assert.equal(message.content.length, 2)
+    assert.equal(message.content[0]?.type === 'text' && message.content[0].text, LONG)
+    const use = message.content[1]
+    assert.ok(use?.type === 'tool_use' && use.name === 'get_weather', JSON.stringify(use))
+    assert.deepEqual(use.input, { city: 'Oslo' })
+    assert.equal(message.stop_reason, 'tool_use')
+  })
+
   it('a short answer no window filled follows the keep-alives whole, in every format', async () => {
     const short = 'Short one.'
     provider.enqueue(() => openaiEvents(short))

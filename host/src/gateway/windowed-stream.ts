@@ -115,7 +115,7 @@ function answerText(answer: Answer): string {
 /**
  * Windowed release of a streamed answer (pipeline `content.stream_release:
  * windowed`). While the upstream stream arrives, every `windowChars` new
- * characters the response hooks of the chain (all `prefix` steps; `record`
+ * characters (or a quarter of the prefix checked so far, when more) the response hooks of the chain (all `prefix` steps; `record`
  * steps wait for the whole) run on the text so far, over a scratch copy of the
  * call's findings and step state; the governed prefix they leave, minus the
  * last `holdChars` characters and cut back to a whitespace, is released as
@@ -179,7 +179,10 @@ export class WindowedStream extends HeldStream {
       try {
         this.#source.feed(chunk)
         if (this.#frozen || !this.#source.windowable) return
-        if (this.#source.text.length - this.#checked >= this.#options.windowChars) this.#schedule()
+        // Each check reads the whole prefix: windows grow with it (a quarter of what was checked), so a
+        // long answer costs a few times one check of the whole, not one check per window of the whole.
+        const window = Math.max(this.#options.windowChars, this.#checked >> 2)
+        if (this.#source.text.length - this.#checked >= window) this.#schedule()
       } catch {
         this.#frozen = true
       }
