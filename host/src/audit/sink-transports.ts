@@ -71,12 +71,23 @@ function sdValue(text: string): string {
   return text.replace(/["\\\]]/g, (c) => `\\${c}`)
 }
 
+/**
+ * Largest message sent: a UDP datagram holds at most 65,507 bytes. A record
+ * whose JSON would pass it (none gov writes comes close) is sent as its
+ * `seq`, `id`, `hash` and `truncated: true`, so the SIEM knows to fetch it
+ * from `GET /audit/export`, and the sink never retries a message that cannot fit.
+ */
+export const MAX_SYSLOG_BYTES = 60_000
+
 /** One record as an RFC 5424 message. */
 export function syslogMessage(record: AuditRecord, appName = 'gov'): string {
   const severity = record.outcome === 'error' ? 3 : record.outcome === 'blocked' ? 4 : 6
   const pri = FACILITY_LOG_AUDIT * 8 + severity
   const sd = `[gov seq="${record.seq}" outcome="${sdValue(record.outcome)}" hash="${record.hash}"]`
-  return `<${pri}>1 ${record.time} ${HOST} ${printable(appName, 48)} ${process.pid} ${printable(record.action, 32)} ${sd} ${JSON.stringify(record)}`
+  const head = `<${pri}>1 ${record.time} ${HOST} ${printable(appName, 48)} ${process.pid} ${printable(record.action, 32)} ${sd} `
+  const full = head + JSON.stringify(record)
+  if (Buffer.byteLength(full) <= MAX_SYSLOG_BYTES) return full
+  return head + JSON.stringify({ seq: record.seq, id: record.id, hash: record.hash, truncated: true })
 }
 
 export class SyslogTransport implements SinkTransport {

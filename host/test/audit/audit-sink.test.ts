@@ -8,11 +8,16 @@ import { createHmac } from 'node:crypto'
 import { createSocket } from 'node:dgram'
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { type AddressInfo, createServer as createTcpServer } from 'node:net'
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { AuditSink } from '../../src/audit/audit-sink.js'
 import { AuditTrail } from '../../src/audit/audit-trail.js'
-import { SyslogTransport, syslogMessage, WebhookTransport } from '../../src/audit/sink-transports.js'
+import {
+  MAX_SYSLOG_BYTES,
+  SyslogTransport,
+  syslogMessage,
+  WebhookTransport,
+} from '../../src/audit/sink-transports.js'
 import { TOKENS } from '../../src/container.js'
 import { GovMetrics } from '../../src/metrics/metrics.js'
 import { MemoryStore } from '../../src/storage/memory-store.js'
@@ -208,9 +213,28 @@ describe('audit sinks', () => {
     }
   })
 
-  it('sends octet-counted RFC 5424 frames over TCP', async () => {
+  it('sends a record too big for a datagram as a stub naming it', () => {
+    const record = {
+      ...callEntryOf({ detail: { big: 'x'.repeat(70_000) } }),
+      seq: 9,
+      prev_hash: '0'.repeat(64),
+      hash: 'a'.repeat(64),
+    }
+    const message = syslogMessage(record)
+    assert.ok(Buffer.byteLength(message) <= MAX_SYSLOG_BYTES)
+    assert.deepEqual(JSON.parse(message.slice(message.indexOf('{'))), {
+      seq: 9,
+      id: record.id,
+      hash: record.hash,
+      truncated: true,
+    })
+  })
+
+  it('sends octet-counted RFC 5424 frames over TCP, on a new connection after the receiver dropped one', async () => {
     let data = ''
+    const connections: Socket[] = []
     const server = createTcpServer((socket) => {
+      connections.push(socket)
       socket.setEncoding('utf8')
       socket.on('data', (c) => {
         data += c
@@ -232,6 +256,13 @@ describe('audit sinks', () => {
       const written = await Promise.all([1, 2, 3].map(() => trail.append(callEntryOf())))
       await sink.drained()
       for (let i = 0; i < 50 && !data.includes(`seq="3"`); i++) await new Promise((r) => setTimeout(r, 10))
+      // The receiver drops the connection; the next records go over a new one.
+      connections[0]!.destroy()
+      await new Promise((r) => setTimeout(r, 100))
+      written.push(await trail.append(callEntryOf()), await trail.append(callEntryOf()))
+      await sink.drained()
+      for (let i = 0; i < 100 && !data.includes(`seq="5"`); i++) await new Promise((r) => setTimeout(r, 10))
+      assert.equal(connections.length, 2)
       const frames: string[] = []
       for (let rest = data; rest.length > 0; ) {
         const space = rest.indexOf(' ')
