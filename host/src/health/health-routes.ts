@@ -51,7 +51,9 @@ export function registerHealthRoutes(
 
   router.on('GET', '/metrics', async (req, res) => {
     await deps.guard.require(req, 'metrics:read')
-    deps.metrics.activeAgents.set(await deps.activity.activeCount())
+    // Shared in Redis when configured; while Redis is down the gauge keeps its last value and the rest still renders.
+    const active = await deps.activity.activeCount().catch(() => undefined)
+    if (active !== undefined) deps.metrics.activeAgents.set(active)
     const { contentType, body } = await deps.metrics.render()
     res.writeHead(200, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) })
     res.end(body)
