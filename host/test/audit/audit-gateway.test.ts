@@ -299,6 +299,10 @@ describe('audit trail through the gateway', () => {
       const auditor = await t.admin('GET', path, undefined, { key: 'test-auditor-key' })
       assert.equal(auditor.status, 200, `${path}: the read-only auditor key reads the trail`)
     }
+    // Signing a checkpoint attests the head and changes nothing else: Cedar's `audit` action, the auditor's too.
+    assert.equal((await t.admin('POST', '/audit/checkpoints', undefined, { key: keys.a! })).status, 403)
+    const signed = await t.admin('POST', '/audit/checkpoints', undefined, { key: 'test-auditor-key' })
+    assert.equal(signed.status, 201, signed.text)
   })
 })
 
