@@ -141,6 +141,7 @@ describe('windowed stream release', () => {
   const provider = new SlowProvider()
   let key: string
   let heldKey: string
+  let pipelineId: string
   let openai: OpenAI
   before(async () => {
     const url = await provider.listen()
@@ -158,6 +159,7 @@ describe('windowed stream release', () => {
     })
     assert.equal(res.status, 201, res.text)
     key = await t.createAgent(`win-agent-${suffix}`, `win-${suffix}`)
+    pipelineId = `win-${suffix}`
     res = await t.admin('POST', '/pipelines', {
       pipeline_id: `win-whole-${suffix}`,
       preset: 'standard',
@@ -171,6 +173,25 @@ describe('windowed stream release', () => {
   after(async () => {
     await t.close()
     provider.server.close()
+  })
+
+  it('validates the setting and shows it on the pipeline', async () => {
+    const bad = await t.admin('POST', '/pipelines', {
+      pipeline_id: `win-bad-${randomBytes(4).toString('hex')}`,
+      preset: 'standard',
+      content: { stream_release: 'sometimes' },
+    })
+    assert.equal(bad.status, 400, bad.text)
+    assert.match(bad.text, /stream_release/)
+    const small = await t.admin('POST', '/pipelines', {
+      pipeline_id: `win-bad-${randomBytes(4).toString('hex')}`,
+      preset: 'standard',
+      content: { stream_release: 'windowed', stream_window_chars: 2 },
+    })
+    assert.equal(small.status, 400, small.text)
+    const view = await t.admin('GET', `/pipelines/${pipelineId}`)
+    assert.equal(view.body.content.stream_release, 'windowed')
+    assert.equal(view.body.content.stream_window_chars, 16)
   })
 
   it('OpenAI chat: the first text arrives before the provider finished, and the whole text is intact', async () => {
