@@ -45,9 +45,13 @@ export class BusFlights implements Flights {
   }
 
   async #end(key: string, token: string, value: string, keepMs: number): Promise<void> {
-    await this.kv.set(`flight:result:${key}:${token}`, value, WAKE_KEEP_MS)
-    if (keepMs > 0) await this.kv.set(`flight:kept:${key}`, value, keepMs)
-    await this.kv.del(`flight:lock:${key}`)
+    // Issued together, in this order, on the store's one connection (one round trip, not three):
+    // the result exists before the lock goes, so a follower that finds no lock misses no result.
+    await Promise.all([
+      this.kv.set(`flight:result:${key}:${token}`, value, WAKE_KEEP_MS),
+      keepMs > 0 ? this.kv.set(`flight:kept:${key}`, value, keepMs) : undefined,
+      this.kv.del(`flight:lock:${key}`),
+    ])
     await this.bus.publish(CHANNEL, key)
   }
 
