@@ -105,7 +105,7 @@ export class ChainRunner {
         error = err instanceof Error ? err.message : String(err)
       }
       const durationMs = performance.now() - started
-      this.metrics.stepDuration.observe({ step: step.name, phase: 'upstream' }, durationMs / 1000)
+      this.metrics.stepTimer(step.name, 'upstream').observe(durationMs / 1000)
       const decision: StepDecision = {
         step: step.name,
         phase: 'upstream',
@@ -200,7 +200,7 @@ export class ChainRunner {
             )
     }
     const durationMs = performance.now() - started
-    this.metrics.stepDuration.observe({ step: step.name, phase: ctx.phase }, durationMs / 1000)
+    this.metrics.stepTimer(step.name, ctx.phase).observe(durationMs / 1000)
     const enforced = !observe
     const decision: StepDecision = {
       step: step.name,

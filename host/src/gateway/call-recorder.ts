@@ -23,7 +23,7 @@ export class CallRecorder {
   async record(s: CallSummary): Promise<void> {
     const { logger, metrics, activity, audit } = this.deps
     if (s.call) activity.record(s.call.agentId, s.outcome, s.state.findings.length > 0)
-    metrics.requestDuration.observe({ vendor: s.vendor, outcome: s.outcome }, s.durationMs / 1000)
+    metrics.requestTimer(s.vendor, s.outcome).observe(s.durationMs / 1000)
     const level = s.outcome === 'allowed' ? 'debug' : 'info'
     // Allowed calls log at debug: build the line only when someone reads it (hot path).
     if (logger.isLevelEnabled(level)) {

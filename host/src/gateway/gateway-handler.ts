@@ -302,10 +302,7 @@ export class GatewayHandler {
       usage: answer.usage,
       durationMs,
     })
-    this.deps.metrics.upstreamDuration.observe(
-      { provider: provider.name, status: String(upstream.status) },
-      durationMs / 1000,
-    )
+    this.deps.metrics.upstreamTimer(provider.name, String(upstream.status)).observe(durationMs / 1000)
   }
 
   async #send(

@@ -57,7 +57,7 @@ export class Router {
 
   #count(req: IncomingMessage, res: ServerResponse, path: string): void {
     res.once('finish', () => {
-      this.metrics.httpRequests.inc({ method: req.method ?? 'GET', path, status: String(res.statusCode) })
+      this.metrics.httpRequest(req.method ?? 'GET', path, String(res.statusCode)).inc()
     })
   }
 }

@@ -20,6 +20,8 @@ export class GovMetrics implements StepMetrics {
   readonly phaseDuration: Histogram<'phase'>
   /** `gov_phase_duration_seconds` children by phase index (gateway/phase-clock.ts), created once. */
   readonly phaseTimers: PhaseTimers
+  /** Label children of the hot-path metrics by their joined label values: prom-client hashes a labels object on every call otherwise. */
+  readonly #children = new Map<object, Map<string, unknown>>()
   readonly #stepCounters = new Map<string, Counter<string>>()
   readonly #stepGauges = new Map<string, Gauge<string>>()
 
@@ -87,6 +89,46 @@ export class GovMetrics implements StepMetrics {
       registers,
     })
     this.phaseTimers = CALL_PHASES.map((phase) => this.phaseDuration.labels({ phase }))
+  }
+
+  /** `gov_step_duration_seconds{step, phase}`, its child created once. */
+  stepTimer(step: string, phase: string): Histogram.Internal<'step' | 'phase'> {
+    return this.#child(this.stepDuration, step, phase)
+  }
+
+  /** `gov_upstream_duration_seconds{provider, status}`, its child created once. */
+  upstreamTimer(provider: string, status: string): Histogram.Internal<'provider' | 'status'> {
+    return this.#child(this.upstreamDuration, provider, status)
+  }
+
+  /** `gov_request_duration_seconds{vendor, outcome}`, its child created once. */
+  requestTimer(vendor: string, outcome: string): Histogram.Internal<'vendor' | 'outcome'> {
+    return this.#child(this.requestDuration, vendor, outcome)
+  }
+
+  /** `gov_http_requests_total{method, path, status}` (path is the route pattern), its child created once. */
+  httpRequest(
+    method: string,
+    path: string,
+    status: string,
+  ): ReturnType<Counter<'method' | 'path' | 'status'>['labels']> {
+    return this.#child(this.httpRequests, method, path, status)
+  }
+
+  /** The child of `metric` for label values in its `labelNames` order (bounded sets only). */
+  #child<C>(metric: { labels(...values: string[]): C }, ...values: string[]): C {
+    let children = this.#children.get(metric) as Map<string, C> | undefined
+    if (!children) {
+      children = new Map()
+      this.#children.set(metric, children)
+    }
+    const key = values.length === 2 ? `${values[0]}\u0000${values[1]}` : values.join('\u0000')
+    let child = children.get(key)
+    if (child === undefined) {
+      child = metric.labels(...values)
+      children.set(key, child)
+    }
+    return child
   }
 
   /** Register (or fetch) a counter for a step. Names must start with `gov_`. */
