@@ -90,7 +90,7 @@ export class ConversationSessions {
       writes.push(this.kv.set(this.#key(agentId, 'message', answer.id), held, RESPONSE_TTL_MS))
     }
     if (history !== undefined && !isObject(body.thread)) {
-      const next = chain(history, { role: 'assistant', content: answer.content })
+      const next = extend(history, { role: 'assistant', content: answer.content })
       writes.push(this.kv.set(this.#key(agentId, 'thread', next), sessionId, THREAD_TTL_MS))
     }
     const container = idOf(answer.container)
@@ -111,11 +111,6 @@ export class ConversationSessions {
   }
 
   async #deriveMessages(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
-    const messages = Array.isArray(body.messages) ? body.messages : []
-    // h[k] fingerprints the system prompt and messages[0..k-1].
-    const h = [chain('', { system: textOf(body.system) })]
-    for (const message of messages) h.push(chain(h.at(-1) as string, message))
-    this.#histories.set(body, h.at(-1) as string)
     const thread = isObject(body.thread) ? body.thread : undefined
     const previous = thread?.type === 'continue' ? thread.previous_message_id : undefined
     if (typeof previous === 'string' && previous !== '') {
@@ -123,14 +118,24 @@ export class ConversationSessions {
       if (known?.tools.length) this.#heldTools.set(body, known.tools)
       return known?.session ?? `message:${previous}`
     }
+    const messages = Array.isArray(body.messages) ? body.messages : []
+    const lastAnswer = messages.findLastIndex((m) => isObject(m) && m.role === 'assistant')
+    // One running hash over the system prompt and the messages; its digest before the last
+    // answer, extended by that answer, is what remember() stored for the call that gave it.
+    const running = createHash('sha256').update(JSON.stringify(['system', textOf(body.system)]))
+    let upToAnswer: string | undefined
+    messages.forEach((message, k) => {
+      if (k === lastAnswer) upToAnswer = extend(running.copy().digest('base64url'), message)
+      running.update(JSON.stringify(canonical(message)))
+    })
+    this.#histories.set(body, running.digest('base64url'))
     const container = typeof body.container === 'string' ? body.container : idOf(body.container)
     if (container) {
       const known = await this.kv.get(this.#key(agentId, 'container', container))
       if (known) return known
     }
-    const lastAnswer = messages.findLastIndex((m) => isObject(m) && m.role === 'assistant')
-    if (lastAnswer >= 0) {
-      const known = await this.kv.get(this.#key(agentId, 'thread', h[lastAnswer + 1] as string))
+    if (upToAnswer !== undefined) {
+      const known = await this.kv.get(this.#key(agentId, 'thread', upToAnswer))
       if (known) return known
     }
     return container ? `container:${container}` : `thread:${requestId}`
@@ -157,10 +162,10 @@ function readHeld(value: string | undefined): { session: string; tools: string[]
   }
 }
 
-/** The fingerprint of a history extended by one message (or the system prompt). */
-function chain(previous: string, message: unknown): string {
+/** The fingerprint of a history (a digest) extended by one message. */
+function extend(history: string, message: unknown): string {
   return createHash('sha256')
-    .update(previous)
+    .update(history)
     .update(JSON.stringify(canonical(message)))
     .digest('base64url')
 }
