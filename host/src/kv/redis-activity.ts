@@ -136,15 +136,24 @@ export class RedisActivityStore implements ActivityStore {
     return Number(count)
   }
 
+  /**
+   * Drop an agent's activity (it was deleted). Never fails the deletion: while
+   * Redis is down the error goes to `onError`, and the keys expire on their own
+   * (the overview lists existing agents only).
+   */
   async forget(agentId: string): Promise<void> {
     this.#pending.delete(agentId)
-    await this.#exec(
-      'activity forget',
-      this.#redis
-        .pipeline()
-        .del(this.#key('calls', agentId), this.#key('count', agentId))
-        .zrem(`${this.#prefix}active`, agentId),
-    )
+    try {
+      await this.#exec(
+        'activity forget',
+        this.#redis
+          .pipeline()
+          .del(this.#key('calls', agentId), this.#key('count', agentId))
+          .zrem(`${this.#prefix}active`, agentId),
+      )
+    } catch (error) {
+      this.#onError(error as Error)
+    }
   }
 
   /** Stop the timer and write what is left. */
