@@ -38,6 +38,8 @@ class TooLarge extends GovError {}
  */
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>()
+  /** Parsed endpoint URLs; one per configured provider endpoint. */
+  readonly #targets = new Map<string, { origin: string; path: string }>()
   readonly #maxAnswerBytes: number
 
   constructor(private readonly options: UpstreamOptions) {
@@ -52,19 +54,29 @@ export class UpstreamClient {
     /** Sees each chunk of a successful `text/event-stream` answer as it arrives (windowed stream release). */
     onStreamChunk?: (chunk: Buffer) => void,
   ): Promise<UpstreamResponse> {
-    const url = new URL(provider.baseUrl + provider.path)
-    const pool = this.#pool(url.origin)
-    const deadline = AbortSignal.timeout(this.options.timeoutMs)
-    const combined = signal ? AbortSignal.any([deadline, signal]) : deadline
+    const target = this.#target(provider)
+    const pool = this.#pool(target.origin)
+    // One controller for the deadline and the caller's signal: AbortSignal.timeout + any cost a
+    // timer that outlives the call and a composite signal per call on the hot path.
+    const abort = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      abort.abort()
+    }, this.options.timeoutMs)
+    timer.unref()
+    const onCallerAbort = () => abort.abort()
+    if (signal?.aborted) abort.abort()
+    else signal?.addEventListener('abort', onCallerAbort, { once: true })
     try {
       const res = await pool.request({
         method: 'POST',
-        path: url.pathname + url.search,
+        path: target.path,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        signal: combined,
+        signal: abort.signal,
       })
       const contentType = String(res.headers['content-type'] ?? '')
       const ok = res.statusCode >= 200 && res.statusCode < 300 && contentType.includes('text/event-stream')
@@ -78,7 +90,7 @@ export class UpstreamClient {
       const code = (err as { code?: string }).code ?? ''
       // The caller's abort wins when both fired: nobody is left to answer.
       if (signal?.aborted) throw new GovError('client_closed', 'the caller closed the connection', 499)
-      if (deadline.aborted || TIMEOUT_CODES.has(code)) {
+      if (timedOut || TIMEOUT_CODES.has(code)) {
         throw new GovError(
           'upstream_timeout',
           `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`,
@@ -90,7 +102,22 @@ export class UpstreamClient {
         `provider ${provider.name} is unreachable (${code || (err as Error).message})`,
         502,
       )
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onCallerAbort)
     }
+  }
+
+  /** Origin and request path of a provider's endpoint, parsed once per endpoint. */
+  #target(provider: Provider): { origin: string; path: string } {
+    const href = provider.baseUrl + provider.path
+    let target = this.#targets.get(href)
+    if (!target) {
+      const url = new URL(href)
+      target = { origin: url.origin, path: url.pathname + url.search }
+      this.#targets.set(href, target)
+    }
+    return target
   }
 
   async close(): Promise<void> {
