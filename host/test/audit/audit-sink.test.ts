@@ -20,10 +20,17 @@ import {
 } from '../../src/audit/sink-transports.js'
 import { TOKENS } from '../../src/container.js'
 import { GovMetrics } from '../../src/metrics/metrics.js'
+import { createStore } from '../../src/storage/create-store.js'
 import { MemoryStore } from '../../src/storage/memory-store.js'
-import type { AuditRecord } from '../../src/storage/store.js'
+import type { AuditRecord, Store } from '../../src/storage/store.js'
 import { type MockProvider, startMockProvider } from '../../src/testing/mock-provider.js'
 import { chatBody, startTestGateway } from '../../src/testing/test-gateway.js'
+import {
+  dropSchema,
+  skipWithoutDatabase,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+} from '../storage/postgres-schema.js'
 import { callEntryOf } from './audit-fixtures.js'
 
 const SECRET = 'webhook-test-secret'
@@ -278,6 +285,49 @@ describe('audit sinks', () => {
     } finally {
       await sink.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
+
+describe('audit sinks of replicas on one PostgreSQL schema', { skip: skipWithoutDatabase }, () => {
+  const url = TEST_DATABASE_URL!
+  const schema = uniqueSchema('sinks')
+  const stores: Store[] = []
+  after(async () => {
+    for (const s of stores) await s.close()
+    await dropSchema(url, schema)
+  })
+
+  it('each replica forwards what it wrote: the receiver gets every record once', async () => {
+    const siem = await receiver(0)
+    for (let i = 0; i < 2; i++) {
+      const store = createStore({ databaseUrl: url, schema })
+      await store.init()
+      stores.push(store)
+    }
+    const sinks = stores.map(
+      (store) => new AuditSink({ transport: new WebhookTransport(siem.url, SECRET, 2000), store, batch: 7 }),
+    )
+    const trails = stores.map((store, i) => {
+      const trail = new AuditTrail(store)
+      trail.onCommitted((records) => sinks[i]!.enqueue(records))
+      return trail
+    })
+    try {
+      await Promise.all(
+        trails.flatMap((trail, w) =>
+          Array.from({ length: 40 }, () => trail.append(callEntryOf({ agent_id: `replica-${w}` }))),
+        ),
+      )
+      await Promise.all(sinks.map((s) => s.drained()))
+      const seqs = siem.received.flatMap((r) => r.records.map((x) => x.seq)).sort((a, b) => a - b)
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 80 }, (_, i) => i + 1),
+      )
+    } finally {
+      await Promise.all(sinks.map((s) => s.close()))
+      await siem.close()
     }
   })
 })
