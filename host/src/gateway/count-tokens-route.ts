@@ -31,7 +31,8 @@ export interface CountTokensDeps {
  * request, then the request steps of the agent's chain run over it — so what is
  * counted is what would go upstream (masked PII, redacted secrets, narrowed
  * tools), and a request the chain would refuse (an injection) is refused here
- * too, in Anthropic's error format. The count is the host's token counter (the
+ * too, in Anthropic's error format (in observe mode the steps run over a copy
+ * and the body is counted as sent, as it would go upstream). The count is the host's token counter (the
  * one `track_cost` and the budgets use). Nothing is sent upstream.
  *
  * The run is a dry run: it uses a session of its own (`count_tokens:<id>`), so
@@ -69,7 +70,8 @@ export function registerCountTokensRoute(router: Router, deps: CountTokensDeps):
       const raw = await readBody(req, deps.maxBodyBytes)
       const body = parseJson(raw, true, deps.maxJsonDepth) as Record<string, unknown>
       // count_tokens takes a Messages request without `max_tokens`, which the parser requires.
-      const exchange = adapter.parseRequest({ ...body, max_tokens: 1 })
+      const request = { ...body, max_tokens: 1 }
+      const exchange = adapter.parseRequest(request)
       const pipeline = agent.pipeline_id ? await deps.pipelines.find(agent.pipeline_id) : undefined
       const chain = await deps.chains.get(pipeline, deps.defaultPreset)
       if (!chain.isReady) await waitReady(chain)
@@ -82,7 +84,9 @@ export function registerCountTokensRoute(router: Router, deps: CountTokensDeps):
         mode: chain.mode,
         flags: new Map(),
       }
-      const verdict = await deps.runner.run(dryChain(chain), 'request', call, exchange, new CallState())
+      // In observe mode the body goes upstream as sent: the steps run over a copy, the original is counted.
+      const governed = call.mode === 'observe' ? adapter.parseRequest(structuredClone(request)) : exchange
+      const verdict = await deps.runner.run(dryChain(chain), 'request', call, governed, new CallState())
       if ((verdict.kind === 'block' || verdict.kind === 'retry') && call.mode === 'enforce') {
         const status = verdict.status ?? 403
         sendJson(res, status, adapter.errorBody(status, verdict.code, verdict.reason))
