@@ -73,6 +73,58 @@ describe('no personal data in code, SQL, geography or technology names', () => {
   })
 })
 
+describe('ordinary words, headings and counts are not personal data', () => {
+  it('reads no name in capitalised ordinary words of other languages', () => {
+    for (const text of [
+      'Veuillez répondre à la question suivante : combien de pommes reste-t-il ?',
+      'Kila siku anakula mayai matatu.',
+      'Больше всего он любит читать.',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('reads no name in title-case headings', () => {
+    for (const text of ['## Project Goals And Next Steps', 'Career Goals: grow into a senior role.'])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('reads no street address in counts in lower-case prose, nor in a word before a year', () => {
+    for (const text of [
+      'she has 20 beads per row and walks 4 miles of road to school each day, how many beads are left?',
+      'During 2021 the shop sold more apples than pears.',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('does not join two names across a full stop, a line break or a number', () => {
+    assert.deepEqual(found('I called Robert. John answered instead.'), ['PERSON:Robert', 'PERSON:John'])
+    assert.ok(!found('name,age,city\nBob,25,Los Angeles').some((f) => f.includes(',')))
+  })
+
+  it('keeps a place next to a name only where it is tied to the name', () => {
+    assert.deepEqual(found('John drove to New York on Monday.'), ['PERSON:John'])
+    assert.deepEqual(found('Anna Berg, Oslo, wrote to us.'), ['PERSON:Anna Berg', 'LOCATION:Oslo'])
+  })
+
+  it('reports an organisation with a legal suffix, not a lone acronym the model is unsure of', () => {
+    assert.deepEqual(found('The invoice from Brightwater Logistics GmbH is overdue.'), [
+      'ORGANIZATION:Brightwater Logistics GmbH',
+    ])
+    assert.deepEqual(found('Send the FAQ by SMS.'), [])
+  })
+})
+
+describe('social handles in any casing', () => {
+  it('finds a whole handle with digits and underscores, also in all-lower-case text', () => {
+    assert.deepEqual(found('@andy_carey151 thanks for the help'), ['PERSON:andy_carey151'])
+    assert.deepEqual(found('Thanks @jsmith for the review.'), ['PERSON:jsmith'])
+  })
+
+  it('skips package scopes, annotations and group mentions', () => {
+    assert.deepEqual(found('npm i @types/node, then ping @here; see the @param tag.'), [])
+  })
+})
+
 describe('still finds personal data', () => {
   it('finds people, organisations and contact data in prose', () => {
     assert.deepEqual(found('Please email Priya Raghunathan at priya.r@example.org about the contract.'), [

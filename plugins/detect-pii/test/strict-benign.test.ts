@@ -10,6 +10,10 @@ const BENIGN = [
   'How do I write a DAX measure for year-over-year growth?',
   'Our slide says Clarity Over Jargon. Make it punchier.',
   'Compare sales in Germany, Deutschland as the Germans say, and Ukraine.',
+  'Are these valid arguments for an oral exam?',
+  'Why did the server software crash during Corona?',
+  'Veuillez répondre à la question suivante : quelle est la capitale de la Norvège ?',
+  '## Clarity Over Jargon\nKeep each heading short.',
 ]
 
 describe('strict and standard on prompts without personal data', () => {
@@ -26,6 +30,37 @@ describe('strict and standard on prompts without personal data', () => {
       await standard.onRequest(makeRequestContext(exchange))
       assert.equal(exchange.messages[0].parts[0].text, text)
     }
+  })
+
+  it('standard masks every kind of personal data in one prompt and strict refuses it', async () => {
+    const text =
+      'Send the contract to Maria Schmidt, 12 Baker Street, London, maria.schmidt@example.de, ' +
+      '+44 20 7946 0958, IBAN DE89 3704 0044 0532 0130 00, card 4111 1111 1111 1111.'
+    const { step: standard } = await makeStep({ action: 'mask' })
+    const exchange = makeExchange([{ source: 'user', text }])
+    await standard.onRequest(makeRequestContext(exchange))
+    const masked = exchange.messages[0].parts[0].text ?? ''
+    for (const value of [
+      'Maria Schmidt',
+      '12 Baker Street',
+      'maria.schmidt@example.de',
+      '7946 0958',
+      'DE89 3704',
+      '4111 1111 1111 1111',
+    ])
+      assert.ok(!masked.includes(value), `${value} left in: ${masked}`)
+    for (const placeholder of [
+      '<PERSON_1>',
+      '<STREET_ADDRESS_1>',
+      '<EMAIL_ADDRESS_1>',
+      '<PHONE_NUMBER_1>',
+      '<IBAN_CODE_1>',
+      '<CREDIT_CARD_1>',
+    ])
+      assert.ok(masked.includes(placeholder), `${placeholder} missing: ${masked}`)
+    const { step: strict } = await makeStep({ action: 'block' })
+    const verdict = await strict.onRequest(makeRequestContext(makeExchange([{ source: 'user', text }])))
+    assert.equal(verdict.kind, 'block')
   })
 
   it('strict still refuses a prompt with personal data', async () => {

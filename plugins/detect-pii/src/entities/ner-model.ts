@@ -214,11 +214,11 @@ export function mayContinue(t: Token, flags: number): boolean {
 }
 
 /**
- * Log-odds taken off the O tag before decoding. Chosen on the calibration split (`train/thresholds.ts`):
- * 0.5 moves PERSON from P 0.83 / R 0.78 to P 0.81 / R 0.80 there (1.0: 0.79 / 0.82), and the benign
- * tuning prompts with a finding from 24.5 % to 26.2 %.
+ * Log-odds taken off the O tag before decoding. Chosen on the calibration split (`train/tune.ts`, model
+ * 0.4.0): PERSON P/R 0.813/0.811 at 0.5, 0.806/0.819 at 0.75, 0.794/0.828 at 1.0 (F1 0.812, 0.812,
+ * 0.810); 0.75 takes the recall at no cost in F1, for 0.7 points more benign tuning prompts with a finding.
  */
-const OUTSIDE_MARGIN = 0.5
+const OUTSIDE_MARGIN = 0.75
 
 /** Which tag may follow which: I-X only after B-X or I-X. */
 function allowed(prev: number, tag: number): boolean {

@@ -46,7 +46,8 @@ const HYPHEN = 45
 const DOT = 46
 const WORD_CHAR = LETTER | MARK
 // An upper-case letter after two lower-case ones, except in Mc/Mac/De/La/Van-style surnames.
-const CAMEL = /^(?!(?:Mc|Mac|De|Di|Da|La|Le|Van|Von|Du|Fitz|O'|D'))\p{L}*\p{Ll}{2}\p{Lu}/u
+// ("GmbH", "mbH" are legal forms, not code.)
+const CAMEL = /^(?!(?:Mc|Mac|De|Di|Da|La|Le|Van|Von|Du|Fitz|O'|D'|GmbH\b|mbH\b))\p{L}*\p{Ll}{2}\p{Lu}/u
 
 /** Set in a {@link classAt} result when the code point takes two code units. */
 const WIDE = 0x100
