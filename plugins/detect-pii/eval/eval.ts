@@ -16,11 +16,23 @@
  * overlaps it by at least one character; a finding is correct when it overlaps
  * a gold span of its type.
  *
- *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE] [--tune] [--locations all]
+ *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE] [--tune] [--locations all] [--sample N]
+ *
+ * 5. changed wrongly: a benign prompt is changed *correctly* when every
+ *    finding in it is personal data (a real or fictional person's name, a
+ *    contact detail, an address; a public figure's name counts, since the
+ *    detector cannot know who is public), and *wrongly* when at least one
+ *    finding is not (an ordinary word, a title, a product, a place on its own,
+ *    a public body). `eval/benign-labels.json` holds hand labels of the
+ *    findings in a seeded sample of the changed held-out prompts, keyed by a
+ *    hash of prompt and finding (no text of the data set); `--sample N` prints
+ *    the N sampled prompts with their findings' keys for labelling. Findings
+ *    without a label are counted and reported, never guessed.
  *
  * `--tune` prints the findings on the tuning (non-held-out) benign prompts,
  * the only benign rows that may be read while changing rules.
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import plugin from '../src/index.js'
@@ -241,15 +253,57 @@ const benign = read('injection-train.jsonl').filter(
 const part = benign.filter((r) => isHeldOut(r.text) !== tune)
 let changed = 0
 const byType = new Map<string, number>()
+const sampleSize = Number(argument('sample') ?? 0)
+const labelsUrl = new URL('../../eval/benign-labels.json', import.meta.url)
+const labels: Record<string, 'pii' | 'not'> = existsSync(labelsUrl)
+  ? JSON.parse(readFileSync(labelsUrl, 'utf8'))
+  : {}
+const findingKey = (text: string, p: Span) =>
+  createHash('sha256')
+    .update(`${text}\0${p.type}:${text.slice(p.start, p.end)}`)
+    .digest('hex')
+    .slice(0, 16)
+/** Seeded sample: changed held-out prompts whose text hash falls lowest. */
+const sampleRank = (text: string) =>
+  createHash('sha256').update(`gov-detect-pii-benign-sample-1:${text}`).digest().readUInt32BE(0)
+const changedRows: { text: string; preds: Span[] }[] = []
 for (const row of part) {
   const preds = await findings(row.text)
   if (preds.length === 0) continue
   changed++
+  changedRows.push({ text: row.text, preds })
   for (const t of new Set(preds.map((p) => p.type))) byType.set(t, (byType.get(t) ?? 0) + 1)
   if (tune)
     console.log(
       `CHANGED ${preds.map((p) => `${p.type}:${JSON.stringify(row.text.slice(p.start, p.end))}`).join(' ')} | ${JSON.stringify(row.text.slice(0, 160))}`,
     )
+}
+const LABELLED_SAMPLE = 100
+const sample = [...changedRows]
+  .sort((a, b) => sampleRank(a.text) - sampleRank(b.text))
+  .slice(0, Math.max(sampleSize, LABELLED_SAMPLE))
+if (sampleSize > 0)
+  for (const { text, preds } of sample.slice(0, sampleSize))
+    console.log(
+      `SAMPLE ${JSON.stringify(text.slice(0, 300))}\n${preds.map((p) => `  ${findingKey(text, p)} ${p.type}:${JSON.stringify(text.slice(p.start, p.end))} ${labels[findingKey(text, p)] ?? '?'}`).join('\n')}`,
+    )
+let labelled = 0
+let wrong = 0
+let onlyWrong = 0
+let unlabelled = 0
+const wrongByType = new Map<string, number>()
+for (const { text, preds } of tune ? [] : sample.slice(0, LABELLED_SAMPLE)) {
+  const verdicts = preds.map((p) => labels[findingKey(text, p)])
+  if (verdicts.some((v) => v === undefined)) {
+    unlabelled++
+    continue
+  }
+  labelled++
+  if (verdicts.includes('not')) wrong++
+  if (verdicts.every((v) => v === 'not')) onlyWrong++
+  preds.forEach((p, i) => {
+    if (verdicts[i] === 'not') wrongByType.set(p.type, (wrongByType.get(p.type) ?? 0) + 1)
+  })
 }
 console.log(
   `## Benign prompts (${tune ? 'tuning' : 'held-out'} part of injection-train.jsonl label 0, channel user: ${part.length} prompts)\n`,
@@ -257,5 +311,10 @@ console.log(
 console.log(
   `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. These prompts were not checked by hand for personal data; some do name people.\n`,
 )
+const share = (n: number, of: number) => ((changed / Math.max(part.length, 1)) * (n / of) * 100).toFixed(1)
+if (!tune)
+  console.log(
+    `Changed wrongly (hand labels, \`eval/benign-labels.json\`, seeded sample of ${LABELLED_SAMPLE} changed prompts): ${labelled} fully labelled, ${unlabelled} with a finding not labelled yet; ${wrong} of ${labelled} have a wrong finding${labelled ? ` (est. ${share(wrong, labelled)} % of all benign prompts)` : ''}, ${onlyWrong} of ${labelled} were changed only by wrong findings, i.e. would be unchanged by a perfect detector${labelled ? ` (est. ${share(onlyWrong, labelled)} % of all benign prompts)` : ''}; wrong findings by type: ${[...wrongByType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}.\n`,
+  )
 console.log(`_${((performance.now() - started) / 1000).toFixed(1)} s_`)
 await step.close?.()
