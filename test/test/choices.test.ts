@@ -102,8 +102,11 @@ describe('n > 1 on /v1/chat/completions (openai SDK): every choice governed', ()
     const id = randomUUID().slice(0, 8)
     await t.createPipeline(`choices-${id}`, 'standard', {
       filter_tools: { pin: true, deny: ['delete_*'], on_denied_call: 'drop' },
-      // guard_loops counts each choice's calls as calls made in a row (a repeat, a cycle); this test is about the choices.
-      guard_loops: { disabled: true },
+      // guard_loops stays on with a tight limit: the same call in several choices of one answer is one
+      // call, so the three answers below make it three times in all (counted per choice it was six).
+      // Cycles are off: every answer here offers send_message and delete_file, which read in order
+      // over three answers is the cycle send_message → delete_file three times.
+      guard_loops: { max_repeats: 3, detect_cycles: false },
     })
     client = new OpenAI({
       apiKey: await t.createAgent(`choices-${id}`, `choices-${id}`),
@@ -183,7 +186,10 @@ describe('n > 1 on /v1/chat/completions (openai SDK): every choice governed', ()
     for await (const chunk of stream) {
       for (const choice of chunk.choices) {
         let acc = byIndex.get(choice.index)
-        if (!acc) byIndex.set(choice.index, (acc = { content: '', calls: new Map() }))
+        if (!acc) {
+          acc = { content: '', calls: new Map() }
+          byIndex.set(choice.index, acc)
+        }
         acc.content += choice.delta.content ?? ''
         for (const call of choice.delta.tool_calls ?? []) {
           const known = acc.calls.get(call.index) ?? { id: call.id ?? '', name: '', arguments: '' }

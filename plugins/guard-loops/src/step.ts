@@ -16,6 +16,9 @@ import { findCycle } from './cycles.js'
 import { LOOP_DETECTED, type LoopRule } from './errors.js'
 import type { GuardLoopsSettings } from './settings.js'
 
+/** Call-state key: the hashes of the calls this answer already counted. */
+const SEEN_KEY = 'guard_loops:seen'
+
 /**
  * One configured guard_loops step. It counts what the model does, once, as
  * each answer passes (`onToolCall`), and turns per call (`onRequest`), in the
@@ -61,18 +64,23 @@ export class GuardLoopsStep implements StepInstance {
   async onToolCall(ctx: ToolCallContext): Promise<Verdict> {
     const s = this.#settings
     const { name } = ctx.toolCall
+    const hash = callHash(name, ctx.toolCall.arguments.text)
+    // One answer counts each distinct call once: the choices of an `n > 1`
+    // answer are alternatives (the agent runs one of them), and the same call
+    // twice in one answer is one step of the agent, not a loop.
+    let seen = ctx.state.get(SEEN_KEY) as Set<string> | undefined
+    if (!seen) {
+      seen = new Set()
+      ctx.state.set(SEEN_KEY, seen)
+    }
+    if (seen.has(hash)) return Verdicts.continue()
+    seen.add(hash)
     const session = this.#sessions.scope(ctx.call)
-    const needsHash = s.max_repeats > 0 || (s.detect_cycles && s.cycle_by === 'call')
-    const hash = needsHash ? callHash(name, ctx.toolCall.arguments.text) : undefined
     const counting = s.detect_cycles || s.max_tool_calls > 0
     const [repeats, history] = await Promise.all([
-      s.max_repeats > 0 && hash !== undefined ? this.#countRepeat(session, hash) : undefined,
+      s.max_repeats > 0 ? this.#countRepeat(session, hash) : undefined,
       counting
-        ? this.#history.append(
-            session,
-            s.cycle_by === 'call' && hash !== undefined ? { name, hash } : { name },
-            s.detect_cycles,
-          )
+        ? this.#history.append(session, s.cycle_by === 'call' ? { name, hash } : { name }, s.detect_cycles)
         : undefined,
     ])
     if (repeats !== undefined && repeats > s.max_repeats) {

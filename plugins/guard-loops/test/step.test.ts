@@ -253,3 +253,59 @@ describe('guard_loops: replicas and admin view', () => {
     )
   })
 })
+
+describe('guard_loops: one answer counts each distinct call once', () => {
+  /** One answer (e.g. the choices of an `n > 1` answer) with these calls, through the hook with one call state. */
+  async function answerWith(step: GuardLoopsStep, calls: Array<[string, unknown]>): Promise<Verdict[]> {
+    const answer = makeAnswer(
+      undefined,
+      calls.map(([name, args], i) => ({ id: `c${i}`, name, arguments: JSON.stringify(args) })),
+    )
+    const exchange = makeExchange([{ source: 'user', text: 'go' }])
+    const state = new Map<string, unknown>()
+    const verdicts: Verdict[] = []
+    for (const tc of answer.message.toolCalls)
+      verdicts.push(
+        await step.onToolCall(makeToolCallContext(exchange, answer, tc, { call: SESSION, state })),
+      )
+    return verdicts
+  }
+
+  it('the same call in three choices is one call for max_repeats and max_tool_calls', async () => {
+    const { step } = makeStep({ max_repeats: 1, max_tool_calls: 1, detect_cycles: false })
+    const verdicts = await answerWith(step, [
+      ['search', { q: 'x' }],
+      ['search', { q: 'x' }],
+      ['search', { q: 'x' }],
+    ])
+    assert.deepEqual(
+      verdicts.map((v) => v.kind),
+      ['continue', 'continue', 'continue'],
+    )
+    // The next answer repeating it is the second call: over both limits.
+    assertLoop(await toolCall(step, 'search', { q: 'x' }), 'max_repeats')
+  })
+
+  it('alternatives [search, read] in three choices are not a cycle', async () => {
+    const { step } = makeStep({ max_repeats: 0, detect_cycles: true, cycle_max_length: 2, cycle_repeats: 2 })
+    const pair: Array<[string, unknown]> = [
+      ['search', { q: 'x' }],
+      ['read', { id: 1 }],
+    ]
+    const verdicts = await answerWith(step, [...pair, ...pair, ...pair])
+    assert.ok(verdicts.every((v) => v.kind === 'continue'))
+  })
+
+  it('different calls in one answer are each counted', async () => {
+    const { step } = makeStep({ max_repeats: 0, max_tool_calls: 2, detect_cycles: false })
+    const verdicts = await answerWith(step, [
+      ['a', {}],
+      ['b', {}],
+      ['c', {}],
+    ])
+    assert.deepEqual(
+      verdicts.map((v) => v.kind),
+      ['continue', 'continue', 'block'],
+    )
+  })
+})
