@@ -2,6 +2,7 @@ import type { Detection } from '../pii-types.js'
 import { codeTokens } from './code-regions.js'
 import type { Gazetteer } from './gazetteer.js'
 import {
+  CITY,
   COMMON,
   COUNTRY,
   DICTIONARY,
@@ -176,7 +177,10 @@ export function isEveryday(
   return true
 }
 
-/** True when the span's words are a country or region name ("United States" read as an organisation). */
+/**
+ * True when the span's words are a country or region name ("United States" read as an organisation), or
+ * a city name that is no first or last name ("San Francisco", "Toulouse" read as a person or firm).
+ */
 function isPlaceName(
   text: string,
   tokens: readonly Token[],
@@ -185,7 +189,8 @@ function isPlaceName(
   lexicon: Lexicon,
 ): boolean {
   const key = text.slice(tokens[from].start, tokens[to].end).toLowerCase().replace(/\s+/g, ' ')
-  return ((lexicon.get(key) ?? 0) & (COUNTRY | REGION)) !== 0
+  const flags = lexicon.get(key) ?? 0
+  return (flags & (COUNTRY | REGION)) !== 0 || ((flags & CITY) !== 0 && (flags & (FIRST | LAST)) === 0)
 }
 
 /**
