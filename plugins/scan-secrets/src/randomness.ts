@@ -96,6 +96,24 @@ export function isIdentifierLike(token: string): boolean {
   return parts.length >= 2 && parts.every((part) => IDENTIFIER_PART.test(part))
 }
 
+/** Legacy and P2SH Bitcoin addresses (base58, public by design). */
+const BITCOIN_ADDRESS = /^[13][1-9A-HJ-NP-Za-km-z]{25,34}$/
+const UUID_INSIDE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
+/** A lower-case or Capitalised word with vowels, as in slugs and URL paths (`dr-elizabeth-green-xylt56z`). */
+const WORD_PART = /^[A-Z]?[a-z]{3,}$/
+
+/** Whether one of the token's `-_./:%`-separated parts is a word: then it is a slug, a path or a name. */
+function hasWordPart(token: string): boolean {
+  for (const part of token.split(/[-_./:%+]+/)) {
+    if (part.length < 4 || !WORD_PART.test(part)) continue
+    if (countOf(part.toLowerCase(), 'aeiouy') / part.length >= 0.25) return true
+  }
+  return false
+}
+
+/** Longest lone token judged (longer runs are data: base64 blobs, minified code). */
+const LONE_MAX = 256
+
 /**
  * A token with no context at all: held to a high bar, because prose, code and
  * tool output are full of identifiers, hashes and IDs. Mixed letters and
@@ -105,19 +123,34 @@ export function isIdentifierLike(token: string): boolean {
 export function looksLikeLoneSecret(padded: string): boolean {
   const token = stripPadding(padded)
   const n = token.length
-  if (n < 20 || n > 128) return false
-  if (NOT_SECRET_PREFIX.test(token) || DIGEST_OR_UUID.test(token)) return false
+  if (n < 20 || n > LONE_MAX) return false
+  // `0x…`: an address or a constant (Ethereum addresses mix cases as a checksum); Bitcoin addresses.
+  if (NOT_SECRET_PREFIX.test(token) || /^0x/i.test(token) || BITCOIN_ADDRESS.test(token)) return false
+  // A GUID inside the token (`GUID-88B04BE2-…`, `id_<uuid>`).
+  if (UUID_INSIDE.test(token)) return false
   const s = shapeOf(token)
-  if (s.hexOnly) return false
+  const mixedCase = s.upper >= 3 && s.lower >= 3
+  // Hex in one case is a digest, an id or a UUID; mixed-case hex is not how digests are written.
+  if ((s.hexOnly || DIGEST_OR_UUID.test(token)) && !mixedCase) return false
   const letters = s.upper + s.lower
   if (s.digit < 2 || letters < n * 0.3) return false
   // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
   if (s.switches < n * 0.28) return false
-  // A run of 8 one-case letters is rare in random base62 (mixed case), of 13 in random base36 (one case).
-  if (s.longestCaseRun > (s.upper > 0 && s.lower > 0 ? 8 : 12)) return false
-  if (s.lower >= 8 && s.vowels / s.lower > 0.33) return false
-  // Base64 with its `+` and `/` is mostly encoded data (images, hashes, ciphertext) when it stands alone.
-  if (s.other > 2) return false
+  // `-` and `_` group a key (`xxxxxxxx-xxxx-…` with non-hex letters, `I1WP-NCNH-…`); other symbols are data.
+  const separators = countOf(token, '-_')
+  if (separators > 5 || (separators > 0 && isIdentifierLike(token))) return false
+  if ((separators > 0 || s.other > 0) && hasWordPart(token)) return false
+  // Base64 with its `+` and `/` is mostly encoded data (images, hashes, ciphertext) when it stands alone:
+  // at most a few, and only in a token long enough to be a key (an AWS secret key has 40 characters).
+  const symbols = s.other - separators
+  if (symbols > (n >= 30 ? 4 : 2)) return false
+  // Words have many vowels; a base62 token that switches class on half its neighbours is not words.
+  const dense = mixedCase && s.switches >= n * 0.5
+  if (!dense && s.lower >= 8 && s.vowels / s.lower > 0.33) return false
+  // A run of 8 one-case letters is rare in random base62 (mixed case), of 13 in random base36 (one case);
+  // one-case runs up to 16 pass when the letters have as few vowels as random letters do (~19 %).
+  const runLimit = mixedCase ? 8 : n >= 24 && s.lower >= 8 && s.vowels / s.lower <= 0.3 ? 16 : 12
+  if (s.longestCaseRun > runLimit) return false
   if (shannonEntropy(token) < effectiveEntropyThreshold(n, 4.0)) return false
   return !isPlaceholder(token, 'strict')
 }

@@ -232,6 +232,11 @@ const NOT_SECRET_NAMES = new Set([
   'base',
   'sub',
   'kid',
+  // JWK public members: EC coordinates (`n` is left out: it is also the word of a `\\n` escape).
+  'x',
+  'y',
+  'kty',
+  'crv',
 ])
 
 function namedNotSecret(text: string, start: number): boolean {

@@ -6,6 +6,7 @@ import { CODE_RULES } from './code.js'
 import { CONTEXT_RULES } from './context.js'
 import { GENERIC_RULES } from './generic.js'
 import { PAYMENT_RULES } from './payments.js'
+import { PREFIXED_RULES } from './prefixed.js'
 import { SAAS_RULES } from './saas.js'
 import { STRUCTURAL_RULES } from './structural.js'
 
@@ -17,6 +18,7 @@ export const ALL_RULES: readonly SecretRule[] = [
   ...CHAT_RULES,
   ...PAYMENT_RULES,
   ...SAAS_RULES,
+  ...PREFIXED_RULES,
   ...STRUCTURAL_RULES,
   ...GENERIC_RULES,
   ...CONTEXT_RULES,
