@@ -1,6 +1,7 @@
 import type { StepCounter, StepGauge, StepMetrics } from '@gov/core'
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import { CALL_PHASES, type PhaseTimers } from '../gateway/phase-clock.js'
+import { type HistogramChild, LeanHistogram } from './lean-histogram.js'
 
 /**
  * The Prometheus registry of one gateway: the spec's key metrics, per-step and
@@ -14,10 +15,10 @@ export class GovMetrics implements StepMetrics {
   readonly piiDetections: Counter<'type'>
   readonly capabilityTokens: Counter<'result'>
   readonly activeAgents: Gauge
-  readonly stepDuration: Histogram<'step' | 'phase'>
-  readonly upstreamDuration: Histogram<'provider' | 'status'>
-  readonly requestDuration: Histogram<'vendor' | 'outcome'>
-  readonly phaseDuration: Histogram<'phase'>
+  readonly stepDuration: LeanHistogram<'step' | 'phase'>
+  readonly upstreamDuration: LeanHistogram<'provider' | 'status'>
+  readonly requestDuration: LeanHistogram<'vendor' | 'outcome'>
+  readonly phaseDuration: LeanHistogram<'phase'>
   /** `gov_phase_duration_seconds` children by phase index (gateway/phase-clock.ts), created once. */
   readonly phaseTimers: PhaseTimers
   /** Label children of the hot-path metrics by their joined label values: prom-client hashes a labels object on every call otherwise. */
@@ -58,52 +59,50 @@ export class GovMetrics implements StepMetrics {
       help: 'Agents that made a call in the last 5 minutes',
       registers,
     })
-    this.stepDuration = new Histogram({
-      name: 'gov_step_duration_seconds',
-      help: 'Time spent in one step hook, by step and phase',
-      labelNames: ['step', 'phase'],
-      buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
-      registers,
-    })
-    this.upstreamDuration = new Histogram({
-      name: 'gov_upstream_duration_seconds',
-      help: 'Upstream provider call time, by provider and status',
-      labelNames: ['provider', 'status'],
-      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers,
-    })
-    this.requestDuration = new Histogram({
-      name: 'gov_request_duration_seconds',
-      help: 'Gateway call time including upstream, by vendor and outcome',
-      labelNames: ['vendor', 'outcome'],
-      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers,
-    })
-    this.phaseDuration = new Histogram({
-      name: 'gov_phase_duration_seconds',
-      help: 'Wall time of each phase of the request walk (auth, policy, parse, route, request_steps, upstream, response_steps, token, audit, write)',
-      labelNames: ['phase'],
-      buckets: [
-        0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60,
-      ],
-      registers,
-    })
-    this.phaseTimers = CALL_PHASES.map((phase) => this.phaseDuration.labels({ phase }))
+    this.stepDuration = new LeanHistogram(
+      'gov_step_duration_seconds',
+      'Time spent in one step hook, by step and phase',
+      ['step', 'phase'],
+      [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      this.registry,
+    )
+    this.upstreamDuration = new LeanHistogram(
+      'gov_upstream_duration_seconds',
+      'Upstream provider call time, by provider and status',
+      ['provider', 'status'],
+      [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      this.registry,
+    )
+    this.requestDuration = new LeanHistogram(
+      'gov_request_duration_seconds',
+      'Gateway call time including upstream, by vendor and outcome',
+      ['vendor', 'outcome'],
+      [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      this.registry,
+    )
+    this.phaseDuration = new LeanHistogram(
+      'gov_phase_duration_seconds',
+      'Wall time of each phase of the request walk (auth, policy, parse, route, request_steps, upstream, response_steps, token, audit, write)',
+      ['phase'],
+      [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60],
+      this.registry,
+    )
+    this.phaseTimers = CALL_PHASES.map((phase) => this.phaseDuration.child(phase))
   }
 
   /** `gov_step_duration_seconds{step, phase}`, its child created once. */
-  stepTimer(step: string, phase: string): Histogram.Internal<'step' | 'phase'> {
-    return this.#child(this.stepDuration, step, phase)
+  stepTimer(step: string, phase: string): HistogramChild {
+    return this.stepDuration.child(step, phase)
   }
 
   /** `gov_upstream_duration_seconds{provider, status}`, its child created once. */
-  upstreamTimer(provider: string, status: string): Histogram.Internal<'provider' | 'status'> {
-    return this.#child(this.upstreamDuration, provider, status)
+  upstreamTimer(provider: string, status: string): HistogramChild {
+    return this.upstreamDuration.child(provider, status)
   }
 
   /** `gov_request_duration_seconds{vendor, outcome}`, its child created once. */
-  requestTimer(vendor: string, outcome: string): Histogram.Internal<'vendor' | 'outcome'> {
-    return this.#child(this.requestDuration, vendor, outcome)
+  requestTimer(vendor: string, outcome: string): HistogramChild {
+    return this.requestDuration.child(vendor, outcome)
   }
 
   /** `gov_http_requests_total{method, path, status}` (path is the route pattern), its child created once. */
