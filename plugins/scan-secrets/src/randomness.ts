@@ -106,7 +106,8 @@ const WORD_PART = /^[A-Z]?[a-z]{3,}$/
 function hasWordPart(token: string): boolean {
   for (const part of token.split(/[-_./:%+]+/)) {
     if (part.length < 4 || !WORD_PART.test(part)) continue
-    if (countOf(part.toLowerCase(), 'aeiouy') / part.length >= 0.25) return true
+    // Four random letters hold two vowels now and then; a longer word part needs fewer.
+    if (countOf(part.toLowerCase(), 'aeiouy') / part.length >= (part.length < 6 ? 0.4 : 0.25)) return true
   }
   return false
 }
@@ -134,8 +135,10 @@ export function looksLikeLoneSecret(padded: string): boolean {
   if ((s.hexOnly || DIGEST_OR_UUID.test(token)) && !mixedCase) return false
   const letters = s.upper + s.lower
   if (s.digit < 2 || letters < n * 0.3) return false
+  // Letters with as few vowels as random letters have (~19 %), in a token long enough to tell.
+  const fewVowels = n >= 24 && s.lower >= 8 && s.vowels / s.lower <= 0.3
   // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
-  if (s.switches < n * 0.28) return false
+  if (s.switches < n * (fewVowels && !mixedCase ? 0.2 : 0.28)) return false
   // `-` and `_` group a key (`xxxxxxxx-xxxx-…` with non-hex letters, `I1WP-NCNH-…`); other symbols are data.
   const separators = countOf(token, '-_')
   if (separators > 5 || (separators > 0 && isIdentifierLike(token))) return false
@@ -149,7 +152,7 @@ export function looksLikeLoneSecret(padded: string): boolean {
   if (!dense && s.lower >= 8 && s.vowels / s.lower > 0.33) return false
   // A run of 8 one-case letters is rare in random base62 (mixed case), of 13 in random base36 (one case);
   // one-case runs up to 16 pass when the letters have as few vowels as random letters do (~19 %).
-  const runLimit = mixedCase ? 8 : n >= 24 && s.lower >= 8 && s.vowels / s.lower <= 0.3 ? 16 : 12
+  const runLimit = mixedCase ? 8 : fewVowels ? 16 : 12
   if (s.longestCaseRun > runLimit) return false
   if (shannonEntropy(token) < effectiveEntropyThreshold(n, 4.0)) return false
   return !isPlaceholder(token, 'strict')

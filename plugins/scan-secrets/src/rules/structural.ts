@@ -75,8 +75,15 @@ function validateUrlPassword(
 ): RuleVerdict {
   const at = match.index + match[0].length
   const host = /^[\w.-]+/.exec(match.input.slice(at))?.[0] ?? ''
-  if (DOCUMENTATION_HOST.test(host)) return false
   if (user && user === password) return false
+  if (DOCUMENTATION_HOST.test(host)) {
+    // Documentation examples use words (`password`, `secret`); a password that mixes cases, digits and
+    // symbols was written to look real (or pasted from a real config with the host renamed): keep it lower.
+    const decoded = safeDecodeUri(password)
+    const strong =
+      decoded.length >= 8 && /\d/.test(decoded) && /[a-z]/.test(decoded) && /[A-Z]|[^A-Za-z0-9]/.test(decoded)
+    return strong ? credentialVerdict(password, 0.7, 3) : false
+  }
   return credentialVerdict(password, score)
 }
 
