@@ -225,6 +225,56 @@ describe('observe preset with the real detectors', () => {
   })
 })
 
+describe('detect_pii on prompts without personal data (issue 8), standard and strict presets', () => {
+  const BENIGN = [
+    'What is the capital of Norway?',
+    'SELECT ProductName FROM Products ORDER BY Id DESC',
+    'Is Golang a good choice for serving LLMs on our server?',
+    'Compare Germany, Deutschland as locals say, and Ukraine on software exports.',
+    'Our slide says Clarity Over Jargon; are these valid arguments for an oral exam?',
+  ]
+
+  it('standard sends them upstream unchanged and strict does not refuse them; strict refuses a name and e-mail', async () => {
+    const t = await startTestGateway({ plugins: [] })
+    try {
+      const suffix = randomBytes(4).toString('hex')
+      await t.createPipeline(`std-${suffix}`, 'standard')
+      await t.createPipeline(`strict-${suffix}`, 'strict')
+      const standard = new OpenAI({
+        apiKey: await t.createAgent(`std-${suffix}`, `std-${suffix}`),
+        baseURL: `${t.url}/v1`,
+        maxRetries: 0,
+      })
+      const strict = new OpenAI({
+        apiKey: await t.createAgent(`strict-${suffix}`, `strict-${suffix}`),
+        baseURL: `${t.url}/v1`,
+        maxRetries: 0,
+      })
+      for (const text of BENIGN) {
+        await standard.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: text }],
+        })
+        assert.ok(lastSent(t).includes(JSON.stringify(text).slice(1, -1)), `changed upstream: ${lastSent(t)}`)
+        await strict.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: text }],
+        })
+      }
+      await assert.rejects(
+        strict.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'Forward this to Anna Berg, anna.berg@example.no.' }],
+        }),
+        (err: { status?: number; error?: { code?: string } }) =>
+          err.status === 403 && err.error?.code === 'pii_detected',
+      )
+    } finally {
+      await t.close()
+    }
+  })
+})
+
 describe('the startup probe while the detectors load', () => {
   it('answers 503 first and 200 once the models are loaded', async () => {
     const t = await startTestGateway({ plugins: [] })
