@@ -101,13 +101,35 @@ export function isPlaceholder(value: string, policy: PlaceholderPolicy): boolean
   if (/[xX]{4,}/.test(v)) return true
   for (const pattern of TEMPLATE_PATTERNS) if (pattern.test(v)) return true
   if (policy === 'basic') return false
-  for (const pattern of CODE_PATTERNS) if (pattern.test(v)) return true
+  for (const pattern of CODE_PATTERNS) if (pattern.test(v) && !hasRandomSegment(v)) return true
   const lower = v.toLowerCase()
   if (PLACEHOLDER_WORDS.has(lower)) return true
   // secret123, test1234, changeme!: a placeholder word with a suffix to satisfy a length rule
   if (PLACEHOLDER_WORDS.has(lower.replace(/[\d\W_]+$/, ''))) return true
   if (PLACEHOLDER_FRAGMENTS.test(v)) return true
   if (isSequential(v)) return true
+  return false
+}
+
+/**
+ * A dotted value one of whose segments is random (12+ characters mixing
+ * digits, upper and lower case): a multi-part token (`xxxx.yyyy.zzzz`), not a
+ * member access such as `config.apiKey`.
+ */
+function hasRandomSegment(value: string): boolean {
+  for (const segment of value.split('.')) {
+    if (segment.length < 12) continue
+    let digits = 0
+    let upper = 0
+    let lower = 0
+    for (let i = 0; i < segment.length; i++) {
+      const c = segment.charCodeAt(i)
+      if (c >= 48 && c <= 57) digits++
+      else if (c >= 65 && c <= 90) upper++
+      else if (c >= 97 && c <= 122) lower++
+    }
+    if (digits >= 2 && upper >= 2 && lower >= 2) return true
+  }
   return false
 }
 

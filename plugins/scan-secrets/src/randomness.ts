@@ -112,6 +112,19 @@ function hasWordPart(token: string): boolean {
   return false
 }
 
+/**
+ * A run of letters only that mixes cases throughout and has few vowels, as
+ * base52 keys do (`wjXKCFzOWEPRqhTmmbWtVQ`); camelCase identifiers and words
+ * have long one-case runs and many vowels.
+ */
+export function isRandomLetters(token: string): boolean {
+  const n = token.length
+  if (n < 20 || !/^[A-Za-z]+$/.test(token)) return false
+  const s = shapeOf(token)
+  if (s.upper < 4 || s.lower < 4 || s.switches < n * 0.35 || s.longestCaseRun > 5) return false
+  return countOf(token.toLowerCase(), 'aeiou') / n <= 0.3
+}
+
 /** Longest lone token judged (longer runs are data: base64 blobs, minified code). */
 const LONE_MAX = 256
 
@@ -127,8 +140,8 @@ export function looksLikeLoneSecret(padded: string): boolean {
   if (n < 20 || n > LONE_MAX) return false
   // `0x…`: an address or a constant (Ethereum addresses mix cases as a checksum); Bitcoin addresses.
   if (NOT_SECRET_PREFIX.test(token) || /^0x/i.test(token) || BITCOIN_ADDRESS.test(token)) return false
-  // A GUID inside the token (`GUID-88B04BE2-…`, `id_<uuid>`).
-  if (UUID_INSIDE.test(token)) return false
+  // A GUID inside the token (`GUID-88B04BE2-…`, `id_<uuid>`); a file name (`TaxReturns2022.pdf`).
+  if (UUID_INSIDE.test(token) || /\.[a-z][a-z0-9]{1,4}$/.test(token)) return false
   const s = shapeOf(token)
   const mixedCase = s.upper >= 3 && s.lower >= 3
   // Hex in one case is a digest, an id or a UUID; mixed-case hex is not how digests are written.
@@ -179,7 +192,12 @@ export function looksLikeNamedSecret(padded: string, password: boolean): boolean
   if (letters === 0) return false
   // Without digits or symbols a key still mixes cases throughout; words and identifiers do not.
   const symbols = s.other - countOf(token, '_-.@')
-  if (s.digit === 0 && symbols === 0 && (n < 24 || s.upper < 2 || s.lower < 2 || s.switches < n * 0.45))
+  if (
+    s.digit === 0 &&
+    symbols === 0 &&
+    (n < 24 || s.upper < 2 || s.lower < 2 || s.switches < n * 0.45) &&
+    !isRandomLetters(token)
+  )
     return false
   if (/^\d[\d.,:-]*$/.test(token) || /^v?\d+(?:\.\d+)+/.test(token)) return false
   if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\/|\.\.?\/|~\/)/i.test(token) || /\.[a-z]{2,4}$/.test(token)) return false

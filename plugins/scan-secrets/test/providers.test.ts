@@ -132,4 +132,23 @@ describe('scan_secrets lone tokens and documentation hosts (0.3.0)', () => {
       [['database_url', 0.7]],
     )
   })
+  it('a letters-only key that mixes cases throughout is a generic secret; camelCase identifiers are not', () => {
+    const key = 'wjXKCFzOWEPRqhTmmbWtVQ'
+    assert.deepEqual(
+      scanText(`export PROXY_API_KEY=${key}`).map((f) => f.type),
+      ['generic_secret'],
+    )
+    assert.deepEqual(scanText('export PROXY_API_KEY=getUserAccountSettingsHandler'), [])
+  })
+  it('a dotted multi-part token is a value, a member access is code', () => {
+    const token = `${alnum(18)}3Q.${alnum(16)}.${alnum(40)}7x`
+    assert.deepEqual(
+      scanText(`yandex token = '${token}'`).map((f) => f.type),
+      ['generic_secret'],
+    )
+    assert.deepEqual(scanText('api_key = config.services.apiKey'), [])
+  })
+  it('a file name with digits is not a lone secret', () => {
+    assert.deepEqual(scanText('"name": "IncomeTaxReturns2022.pdf", "type": "file"'), [])
+  })
 })

@@ -6,6 +6,7 @@
  */
 import { effectiveEntropyThreshold, shannonEntropy } from '../entropy.js'
 import { isPlaceholder } from '../placeholder.js'
+import { isRandomLetters } from '../randomness.js'
 import { PRIORITY, patternRule, type RuleContext, type RuleVerdict, type SecretRule } from '../rule.js'
 
 /** Last words of a name that mark its value as a password. */
@@ -156,7 +157,7 @@ export function classifyName(name: string): 'password' | 'secret' | undefined {
 /** Values that are not literals of a secret: paths, URLs, file names, versions, identifiers, numbers. */
 function isNotSecretLiteral(value: string, password: boolean): boolean {
   if (/^\d+$/.test(value)) return true
-  if (/^[A-Za-z_.-]+$/.test(value)) return true
+  if (/^[A-Za-z_.-]+$/.test(value) && !isRandomLetters(value)) return true
   if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\/|\.\.?\/|~\/|[A-Za-z]:\\)/i.test(value)) return true
   if (
     /^[\w.-]+\.(?:pem|key|p12|pfx|crt|cer|der|json|txt|env|ya?ml|keystore|jks|kdbx|gpg|asc|pub)$/i.test(value)
@@ -183,7 +184,7 @@ export function judgeGenericValue(
 ): RuleVerdict {
   const value = rawValue.trim()
   const password = kind === 'password'
-  if (value.length < (password ? 6 : 8) || value.length > 300) return false
+  if (value.length < (password ? 6 : 12) || value.length > 300) return false
   if (isPlaceholder(value, 'strict')) return false
   if (VENDOR_PREFIX.test(value)) return false
   if (isNotSecretLiteral(value, password)) return false
