@@ -107,6 +107,8 @@ export function isPlaceholder(value: string, policy: PlaceholderPolicy): boolean
   // secret123, test1234, changeme!: a placeholder word with a suffix to satisfy a length rule
   if (PLACEHOLDER_WORDS.has(lower.replace(/[\d\W_]+$/, ''))) return true
   if (PLACEHOLDER_FRAGMENTS.test(v)) return true
+  // `YOUR_CRON_SECRET`, `MY_TOKEN`, `API_KEY`: the name of a variable written where its value goes.
+  if (/^[A-Z]+(?:_[A-Z]+)+$/.test(v)) return true
   if (isSequential(v)) return true
   return false
 }

@@ -15,6 +15,8 @@ interface Shape {
   readonly other: number
   /** Lower-case letters that are vowels (words have many, random text few). */
   readonly vowels: number
+  /** Upper-case letters that are vowels. */
+  readonly upperVowels: number
   /** Neighbours whose class differs (letter/digit, upper/lower). */
   readonly switches: number
   /** Longest run of letters of one case (words and identifiers have long ones). */
@@ -28,6 +30,7 @@ function shapeOf(token: string): Shape {
   let digit = 0
   let other = 0
   let vowels = 0
+  let upperVowels = 0
   let switches = 0
   let run = 0
   let longestCaseRun = 0
@@ -39,6 +42,7 @@ function shapeOf(token: string): Shape {
     if (c >= 65 && c <= 90) {
       upper++
       cls = 0
+      if (c === 65 || c === 69 || c === 73 || c === 79 || c === 85) upperVowels++
       if (c > 70) hexOnly = false
     } else if (c >= 97 && c <= 122) {
       lower++
@@ -58,7 +62,7 @@ function shapeOf(token: string): Shape {
     if (previous >= 0 && cls !== previous) switches++
     previous = cls
   }
-  return { upper, lower, digit, other, vowels, switches, longestCaseRun, hexOnly }
+  return { upper, lower, digit, other, vowels, upperVowels, switches, longestCaseRun, hexOnly }
 }
 
 /** A token without its base64 padding (and the `=` of an empty assignment glued to a name). */
@@ -149,7 +153,7 @@ export function looksLikeLoneSecret(padded: string): boolean {
   const letters = s.upper + s.lower
   if (s.digit < 2 || letters < n * 0.3) return false
   // Letters with as few vowels as random letters have (~19 %), in a token long enough to tell.
-  const fewVowels = n >= 24 && s.lower >= 8 && s.vowels / s.lower <= 0.3
+  const fewVowels = n >= 24 && letters >= 8 && (s.vowels + s.upperVowels) / letters <= 0.3
   // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
   if (s.switches < n * (fewVowels && !mixedCase ? 0.2 : 0.28)) return false
   // `-` and `_` group a key (`xxxxxxxx-xxxx-…` with non-hex letters, `I1WP-NCNH-…`); other symbols are data.

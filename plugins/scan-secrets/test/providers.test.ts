@@ -71,6 +71,11 @@ const NEGATIVES: Array<[string, string]> = [
   ['a JWK public coordinate', `{"kty":"EC","crv":"P-256","x":"${alnum(43)}","y":"${alnum(43)}"}`],
   ['a lower-case hex digest', hex(40)],
   ['a UUID', uuid()],
+  [
+    'a variable name where the bearer token goes',
+    'curl -H "Authorization: Bearer YOUR_CRON_SECRET" https://acme.io/cron',
+  ],
+  ['an upper-case base36 digest-looking word run', 'STATUS_CODE_NOT_FOUND_ERROR_HANDLER_MAPPING'],
   ['a documentation URL with a word password', 'postgres://admin:password@db.example.com:5432/app'],
 ]
 
@@ -147,6 +152,12 @@ describe('scan_secrets lone tokens and documentation hosts (0.3.0)', () => {
       ['generic_secret'],
     )
     assert.deepEqual(scanText('api_key = config.services.apiKey'), [])
+  })
+  it('an upper-case base36 key with few vowels is a lone secret', () => {
+    assert.deepEqual(
+      scanText(`${random('BCDFGHJKLMNPQRSTVWXZ0123456789', 46)}7Q`).map((f) => f.type),
+      ['high_entropy_string'],
+    )
   })
   it('a file name with digits is not a lone secret', () => {
     assert.deepEqual(scanText('"name": "IncomeTaxReturns2022.pdf", "type": "file"'), [])
