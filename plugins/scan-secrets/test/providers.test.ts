@@ -159,6 +159,13 @@ describe('scan_secrets lone tokens and documentation hosts (0.3.0)', () => {
       ['high_entropy_string'],
     )
   })
+  it('a chosen password that mixes letters and digits is a password; a word password is not', () => {
+    assert.deepEqual(
+      scanText('db_password = "hunter2hunter"').map((f) => f.type),
+      ['generic_secret'],
+    )
+    assert.deepEqual(scanText('db_password = "correcthorse"'), [])
+  })
   it('a file name with digits is not a lone secret', () => {
     assert.deepEqual(scanText('"name": "IncomeTaxReturns2022.pdf", "type": "file"'), [])
   })

@@ -188,7 +188,10 @@ export function judgeGenericValue(
   if (isPlaceholder(value, 'strict')) return false
   if (VENDOR_PREFIX.test(value)) return false
   if (isNotSecretLiteral(value, password)) return false
-  const threshold = password ? ctx.entropyThreshold - 0.5 : ctx.entropyThreshold
+  // People choose passwords: 0.5 bit lower, and 0.8 lower when the value mixes letters and digits
+  // (`hunter2hunter`), which identifiers and prose values rarely do.
+  const mixed = /\d/.test(value) && /[A-Za-z]/.test(value)
+  const threshold = password ? ctx.entropyThreshold - (mixed ? 0.8 : 0.5) : ctx.entropyThreshold
   const entropy = shannonEntropy(value)
   if (entropy < effectiveEntropyThreshold(value.length, threshold)) return false
   let score = 0.6
