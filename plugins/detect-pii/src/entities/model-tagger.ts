@@ -98,7 +98,9 @@ export const ORGANIZATION_MIN_SCORE = 0.8
 
 /**
  * An organisation name is reported only on strong evidence: it ends in a
- * legal suffix ("Acme GmbH"), or the model is sure of it. Acronyms that the
+ * legal suffix ("Acme GmbH"), or the model is sure of it and it is more than
+ * one ordinary word (calibration split: ORGANIZATION P/R 0.787/0.379 →
+ * 0.792/0.362, benign tuning prompts with an organisation 393 → 357). Acronyms that the
  * training text uses as ordinary terms ("GDP", "DNA") are everyday words
  * (`model/common-words.txt`) and dropped before this.
  */
@@ -108,6 +110,10 @@ function isStrongOrganisation(
   flagsOf: (t: Token) => number,
 ): boolean {
   if (flagsOf(tokens[span.to]) & ORG_SUFFIX && span.to > span.from) return true
+  // A lone ordinary word ("Determiner", "Statistics", "Apple") is weak evidence whatever the score.
+  const flags = flagsOf(tokens[span.from])
+  if (span.from === span.to && flags & (COMMON | DICTIONARY) && !(flags & (FIRST | LAST | PLACE)))
+    return false
   return span.score >= ORGANIZATION_MIN_SCORE
 }
 
