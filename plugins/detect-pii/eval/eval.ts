@@ -309,7 +309,7 @@ console.log(
   `## Benign prompts (${tune ? 'tuning' : 'held-out'} part of injection-train.jsonl label 0, channel user: ${part.length} prompts)\n`,
 )
 console.log(
-  `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. These prompts were not checked by hand for personal data; some do name people.\n`,
+  `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. Blocked under \`standard\`: none (its action is mask). Many of these prompts do name people: see the hand-labelled line below.\n`,
 )
 const share = (n: number, of: number) => ((changed / Math.max(part.length, 1)) * (n / of) * 100).toFixed(1)
 if (!tune)
