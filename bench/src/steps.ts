@@ -10,7 +10,14 @@ import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { StepInstance, StepPlugin } from '@gov/core'
-import { type FakeMessage, makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
+import {
+  type FakeMessage,
+  makeAnswer,
+  makeExchange,
+  makeOutcomeContext,
+  makeRequestContext,
+  makeServices,
+} from '@gov/core/testing'
 import { Value } from 'typebox/value'
 import { buildPromptParts, promptText } from './prompts.js'
 import { summarize } from './stats.js'
@@ -57,7 +64,17 @@ async function timeRequest(
   const kinds: string[] = []
   const started = performance.now()
   for (const instance of instances) kinds.push((await instance.onRequest!(ctx)).kind)
-  return { ms: performance.now() - started, kinds }
+  const ms = performance.now() - started
+  // Untimed: end the call as the host does after a successful upstream call,
+  // so a step that opened a single flight (dedupe) releases it; otherwise the
+  // next identical prompt would wait for a leader that never answers.
+  const ended = makeOutcomeContext(
+    ctx.exchange,
+    { kind: 'success', status: 200, answer: makeAnswer('ok'), usage: undefined, durationMs: 1 },
+    { state: ctx.state },
+  )
+  for (const instance of instances) await instance.onUpstreamOutcome?.(ended)
+  return { ms, kinds }
 }
 
 const user = (text: string): FakeMessage => ({ source: 'user', text })
