@@ -534,7 +534,7 @@ const changer = defineStep({
   name: 'late_changer',
   packageName: 'late-changer',
   version: '1.0.0',
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description: 'Test step: upper-cases "alpha" once the answer says "omega".',
   answerScope: 'prefix',
   settings: Type.Object({}),

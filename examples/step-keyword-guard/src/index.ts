@@ -29,7 +29,7 @@ export default defineStep({
   name: 'keyword_guard',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.1.0 <0.3.0',
+  core: '>=0.1.0 <0.4.0',
   description: 'Blocks, answers or reports calls whose user text mentions configured keywords.',
   settings: Settings,
   create(settings) {

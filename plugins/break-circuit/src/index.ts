@@ -18,7 +18,7 @@ export default defineStep({
   name: 'break_circuit',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     'Opens a circuit per provider and model after consecutive upstream failures; while open, calls get 503 circuit_open without going upstream',
   settings: BreakCircuitSettingsSchema,

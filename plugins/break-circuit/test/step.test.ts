@@ -228,7 +228,7 @@ describe('break_circuit: shared across replicas', () => {
 describe('break_circuit: plugin', () => {
   it('is the break_circuit step with defaults 5 failures / 60 s window / 30 s open', () => {
     assert.equal(plugin.name, 'break_circuit')
-    assert.equal(plugin.core, '^0.2.0')
+    assert.equal(plugin.core, '>=0.2.0 <0.4.0')
     const s = resolveSettings()
     assert.deepEqual([s.failure_threshold, s.window_s, s.open_s], [5, 60, 30])
   })

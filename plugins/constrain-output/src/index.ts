@@ -19,7 +19,7 @@ export default defineStep({
   name: 'constrain_output',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     "Holds the answer's text to max_chars, a JSON Schema (the pipeline's or the request's response_format) and deny patterns; blocks or retries once",
   settings: ConstrainOutputSettingsSchema,

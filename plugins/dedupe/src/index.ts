@@ -16,7 +16,7 @@ export default defineStep({
   name: 'dedupe',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     'Sends identical in-flight requests of one agent upstream once and answers repeats from the stored answer',
   settings: DedupeSettingsSchema,

@@ -19,7 +19,7 @@ export default defineStep({
   name: 'filter_tools',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     'Offers the model only allowed tools, refuses or drops tool calls that are not allowed or fail their argument schema, pins tool definitions',
   settings: FilterToolsSettingsSchema,

@@ -19,7 +19,7 @@ export default defineStep({
   name: 'guard_loops',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     'Refuses loops: the same tool call repeated within a window, cycles of tool calls, more tool calls or turns than a session may make (429 loop_detected)',
   settings: GuardLoopsSettingsSchema,

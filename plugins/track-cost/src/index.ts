@@ -23,7 +23,7 @@ export default defineStep({
   name: 'track_cost',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   description:
     'Prices every upstream call, keeps spend per agent (day, month) and session, refuses calls that would exceed a budget (429 budget_exceeded)',
   settings: TrackCostSettingsSchema,

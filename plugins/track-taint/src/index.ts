@@ -24,7 +24,7 @@ export default defineStep({
   name: 'track_taint',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '^0.2.0',
+  core: '>=0.2.0 <0.4.0',
   // The response hook only records labels from the findings: it runs once, on the whole answer.
   answerScope: 'record',
   description:
