@@ -106,4 +106,19 @@ describe('held-back streams send keep-alives', () => {
       .finalText()
     assert.equal(final, 'Slow but fine.')
   })
+
+  it("a Responses stream that fails after it opened raises the SDK error with gov's code", async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 })
+    t.mock.enqueue({ status: 500, json: { error: { message: 'boom', type: 'server_error' } }, delayMs: 400 })
+    const err = await openai.responses
+      .stream({ model: 'gpt-4o-mini', input: 'hi' })
+      .finalResponse()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+    // Before, the SDK threw "expected 'response.created' event, got error" and lost the code.
+    assert.ok(err instanceof OpenAI.APIError, String(err))
+    assert.equal(err.code, 'upstream_error')
+  })
 })

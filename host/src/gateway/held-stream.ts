@@ -71,7 +71,17 @@ export class HeldStream {
     let event: string
     if (this.adapter.vendor === 'anthropic') event = `event: error\ndata: ${JSON.stringify(body)}\n\n`
     else if (this.adapter.vendor === 'openai-responses') {
-      const error = { type: 'error', code, message, param: null, sequence_number: this.nextSequence() }
+      // The Responses `error` event, plus the vendor error object under `error`: the openai SDK
+      // raises an APIError (code and message kept) for an event whose data has `error`; without it,
+      // `responses.stream()` fails on an error that comes before `response.created`.
+      const error = {
+        type: 'error',
+        code,
+        message,
+        param: null,
+        sequence_number: this.nextSequence(),
+        error: body.error,
+      }
       event = `event: error\ndata: ${JSON.stringify(error)}\n\n`
     } else event = `data: ${JSON.stringify(body)}\n\n`
     this.res.end(event)

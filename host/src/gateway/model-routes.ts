@@ -14,7 +14,8 @@ import type { GatewayHandler } from './gateway-handler.js'
 const LIST_TTL_MS = 60_000
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 const SERVED =
-  'gov serves POST /v1/chat/completions, POST /v1/messages, POST /v1/responses and GET /v1/models'
+  'gov serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, ' +
+  'POST /v1/responses, GET /v1/models and GET /v1/models/{id}'
 
 interface ModelList {
   readonly body: Record<string, unknown>

@@ -38,7 +38,8 @@ export interface HealthMonitorOptions {
 export class HealthMonitor {
   readonly #alert: Gauge<'check'>
   readonly #disk: Gauge<'path'>
-  readonly #caDays: Gauge
+  /** Only with an internal CA configured: an unset gauge would read 0 days and fire expiry alerts. */
+  readonly #caDays: Gauge | undefined
   #timer: NodeJS.Timeout | undefined
   #running: Promise<MonitorFinding[]> | undefined
   /** Findings of the last completed run. */
@@ -58,11 +59,13 @@ export class HealthMonitor {
       labelNames: ['path'],
       registers,
     })
-    this.#caDays = new Gauge({
-      name: 'gov_internal_ca_expiry_days',
-      help: 'Health monitor: whole days until the internal CA certificate expires',
-      registers,
-    })
+    this.#caDays = options.settings.caFile
+      ? new Gauge({
+          name: 'gov_internal_ca_expiry_days',
+          help: 'Health monitor: whole days until the internal CA certificate expires',
+          registers,
+        })
+      : undefined
   }
 
   /** Run now, then every interval (nothing when the interval is 0). */
@@ -139,7 +142,7 @@ export class HealthMonitor {
     if (!caFile) return []
     try {
       const expiry = await readCertificateExpiry(caFile, this.options.now?.() ?? Date.now())
-      this.#caDays.set(expiry.daysLeft)
+      this.#caDays?.set(expiry.daysLeft)
       const when = new Date(expiry.notAfter).toISOString()
       return [
         expiry.daysLeft < caMinDays

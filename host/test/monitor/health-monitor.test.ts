@@ -66,6 +66,19 @@ describe('HealthMonitor', () => {
     )
   })
 
+  it('exports no CA expiry gauge without an internal CA (an unset gauge would read 0 days)', async () => {
+    const registry = new Registry()
+    const monitor = new HealthMonitor({
+      settings: { ...readMonitorSettings({}), caFile: undefined, diskPaths: [later.dir] },
+      logger: captureLogs().logger,
+      registry,
+      ready: async () => ({ ok: true, failing: [] }),
+    })
+    await monitor.run()
+    assert.equal(registry.getSingleMetric('gov_internal_ca_expiry_days'), undefined)
+    assert.doesNotMatch(await registry.metrics(), /gov_internal_ca_expiry_days/)
+  })
+
   it('is quiet when the CA has long to live and the disk has room', async () => {
     const { logger, lines } = captureLogs()
     const registry = new Registry()
