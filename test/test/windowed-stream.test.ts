@@ -345,16 +345,19 @@ describe('windowed stream release', () => {
       { model: 'gpt-4o-mini', input: 'hi' },
       { headers: { 'X-Gov-Flags': 'pii=block' } },
     )
-    const errors: { code: unknown; sequence_number: number }[] = []
     const sequence: number[] = []
-    for await (const event of s) {
-      sequence.push(event.sequence_number)
-      if (event.type === 'response.output_text.delta') responded += event.delta
-      if (event.type === 'error') errors.push(event)
-    }
+    // The in-stream error event carries the vendor error object, so the SDK raises it as an APIError
+    // with gov's code, as it does for Chat Completions.
+    await assert.rejects(
+      async () => {
+        for await (const event of s) {
+          sequence.push(event.sequence_number)
+          if (event.type === 'response.output_text.delta') responded += event.delta
+        }
+      },
+      (err: unknown) => err instanceof OpenAI.APIError && err.code === 'pii_detected',
+    )
     await assert.rejects(s.finalResponse())
-    assert.equal(errors.length, 1)
-    assert.ok(errors[0]?.code, JSON.stringify(errors))
     assert.deepEqual(
       sequence,
       sequence.map((_, i) => i),
