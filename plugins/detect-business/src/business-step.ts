@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import {
   type ClassificationLevel,
   type HookContext,
@@ -12,11 +11,11 @@ import {
   type Verdict,
   Verdicts,
 } from '@gov/core'
-import { LRUCache } from 'lru-cache'
 import { BusinessDetector } from './business-detector.js'
 import type { Detection } from './detection.js'
 import { maskText, PlaceholderBook } from './mask-text.js'
 import type { BelowBlockAction, BusinessSettings } from './settings.js'
+import { TextCache } from './text-cache.js'
 
 /** Verdict code when a finding reaches `block_level`. */
 export const BLOCK_CODE = 'business_data_detected'
@@ -26,12 +25,12 @@ export const ACTION_FLAG = 'business'
 export const CACHE_METRIC = 'gov_business_scan_cache_total'
 
 const NO_DETECTIONS: readonly Detection[] = Object.freeze([])
-/** Short texts are their own cache key; longer ones are hashed so the cache does not hold whole documents. */
-const MAX_PLAIN_KEY = 512
 const STATE_PLACEHOLDERS = 'placeholders'
 
-function cacheKey(text: string): string {
-  return text.length <= MAX_PLAIN_KEY ? text : `#${createHash('sha256').update(text).digest('base64')}`
+/** Cache results of one call, counted into the metric once at its end. */
+interface Tally {
+  hit: number
+  miss: number
 }
 
 /** Cached detections are shared by every later call, so nothing downstream may change them. */
@@ -54,14 +53,17 @@ function worse(a: Detection | undefined, b: Detection): Detection {
  */
 export class BusinessStep implements StepInstance {
   readonly #detector: BusinessDetector
-  readonly #cache: LRUCache<string, readonly Detection[]> | undefined
+  readonly #cache: TextCache<readonly Detection[]> | undefined
   readonly #counter: StepCounter
   readonly #blockRank: number
   readonly #action: BelowBlockAction
 
   constructor(settings: BusinessSettings, services: StepServices) {
     this.#detector = new BusinessDetector(settings)
-    this.#cache = settings.cache_size > 0 ? new LRUCache({ max: settings.cache_size }) : undefined
+    this.#cache =
+      settings.cache_size > 0
+        ? new TextCache({ max: settings.cache_size, sizeOfValue: (d) => 64 + d.length * 160 })
+        : undefined
     this.#counter = services.metrics.counter(CACHE_METRIC, 'detect_business text analyses by cache result', [
       'result',
     ])
@@ -84,26 +86,39 @@ export class BusinessStep implements StepInstance {
 
   /** Findings of one text, from the cache when the same text was analysed before. */
   analyze(text: string): readonly Detection[] {
+    const tally: Tally = { hit: 0, miss: 0 }
+    const detections = this.#lookup(text, tally)
+    this.#count(tally)
+    return detections
+  }
+
+  /** {@link analyze} without touching the metric: the caller counts once per call, not once per text. */
+  #lookup(text: string, tally: Tally): readonly Detection[] {
     if (!text) return NO_DETECTIONS
-    const key = this.#cache ? cacheKey(text) : ''
-    const cached = this.#cache?.get(key)
+    const cached = this.#cache?.get(text)
     if (cached) {
-      this.#counter.inc({ result: 'hit' })
+      tally.hit++
       return cached
     }
     const detections = Object.freeze(this.#detector.analyze(text).map(freezeDetection))
-    this.#cache?.set(key, detections)
-    this.#counter.inc({ result: 'miss' })
+    this.#cache?.set(text, detections)
+    tally.miss++
     return detections
+  }
+
+  #count(tally: Tally): void {
+    if (tally.hit) this.#counter.inc({ result: 'hit' }, tally.hit)
+    if (tally.miss) this.#counter.inc({ result: 'miss' }, tally.miss)
   }
 
   #govern(ctx: HookContext, parts: readonly TextPart[]): Verdict {
     const action = this.#actionOf(ctx)
     let blocking: Detection | undefined
     const toMask: { part: TextPart; text: string; detections: readonly Detection[] }[] = []
+    const tally: Tally = { hit: 0, miss: 0 }
     for (const part of parts) {
       const text = part.text
-      const detections = this.analyze(text)
+      const detections = this.#lookup(text, tally)
       if (!detections.length) continue
       for (const detection of detections) {
         ctx.report({
@@ -119,6 +134,7 @@ export class BusinessStep implements StepInstance {
       }
       if (action === 'mask') toMask.push({ part, text, detections })
     }
+    this.#count(tally)
     if (blocking) {
       return Verdicts.block(
         BLOCK_CODE,

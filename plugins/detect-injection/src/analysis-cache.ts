@@ -1,34 +1,35 @@
 /**
  * Analyses kept per text, so a long conversation costs about its newest
- * message per turn. The key is the channel plus the text (a hash of it when
- * long, so the cache does not hold large prompts twice). The analysis, not
- * the verdict, is cached: thresholds may differ per call.
+ * message per turn. The key is the channel plus the exact text (see
+ * {@link TextCache}: a sampled pre-key and a compare, no hash of every earlier
+ * message; a SHA-256 for texts over 16 K units). The analysis, not the
+ * verdict, is cached: thresholds may differ per call.
  */
 import { createHash } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
 import type { Analysis } from './detector.js'
 import type { Channel } from './match-rules.js'
+import { TextCache } from './text-cache.js'
 
 const HASH_ABOVE = 256
 
 /** An LRU of analyses; a size of 0 keeps nothing. */
 export class AnalysisCache {
-  readonly #cache: LRUCache<string, Analysis> | undefined
+  readonly #cache: TextCache<Analysis> | undefined
   /** Analyses under way on another thread, so concurrent calls with one text share the work. */
   readonly #pending = new Map<string, Promise<Analysis>>()
 
   constructor(size: number) {
-    this.#cache = size > 0 ? new LRUCache<string, Analysis>({ max: size }) : undefined
+    this.#cache = size > 0 ? new TextCache<Analysis>({ max: size, sizeOfValue: () => 256 }) : undefined
   }
 
   /** The cached analysis of `text` on `channel`, or the result of `analyze`, stored. */
   get(channel: Channel, text: string, analyze: () => Analysis): Analysis {
     if (!this.#cache) return analyze()
-    const key = keyOf(channel, text)
-    let analysis = this.#cache.get(key)
+    const tag = tagOf(channel)
+    let analysis = this.#cache.get(text, tag)
     if (!analysis) {
       analysis = analyze()
-      this.#cache.set(key, analysis)
+      this.#cache.set(text, analysis, tag)
     }
     return analysis
   }
@@ -41,15 +42,16 @@ export class AnalysisCache {
   getAsync(channel: Channel, text: string, analyze: () => Promise<Analysis>): Promise<Analysis> {
     const cache = this.#cache
     if (!cache) return analyze()
-    const key = keyOf(channel, text)
-    const cached = cache.get(key)
+    const tag = tagOf(channel)
+    const cached = cache.get(text, tag)
     if (cached) return Promise.resolve(cached)
+    const key = keyOf(channel, text)
     let pending = this.#pending.get(key)
     if (!pending) {
       pending = analyze().then(
         (analysis) => {
           this.#pending.delete(key)
-          cache.set(key, analysis)
+          cache.set(text, analysis, tag)
           return analysis
         },
         (error: unknown) => {
@@ -68,6 +70,11 @@ export class AnalysisCache {
   }
 }
 
+function tagOf(channel: Channel): number {
+  return channel === 'tool' ? 1 : 0
+}
+
+/** Key of an analysis under way (long texts only, so few). */
 function keyOf(channel: Channel, text: string): string {
   return text.length > HASH_ABOVE
     ? `${channel}#${createHash('sha256').update(text).digest('base64')}`

@@ -10,7 +10,6 @@ import type {
   Verdict,
 } from '@gov/core'
 import { Verdicts } from '@gov/core'
-import { LRUCache } from 'lru-cache'
 import { analyzerOptions, type PlainAnalyzerOptions, plainOptions } from './analysis-options.js'
 import { ANALYSIS_WORKER_URL, AnalysisPool } from './analysis-pool.js'
 import { type AnalyzerOptions, analyzeText } from './analyze-text.js'
@@ -20,6 +19,7 @@ import { type Detection, PII_LEVELS } from './pii-types.js'
 import { PLACEHOLDER, PlaceholderMap } from './placeholder-map.js'
 import { restorePart } from './restore-placeholders.js'
 import { ACTIONS, type PiiAction, type PiiSettings } from './settings.js'
+import { TextCache } from './text-cache.js'
 import { warmUpAnalyzer } from './warm-up.js'
 
 /** Block code returned to the caller when personal data is found and the action is `block`. */
@@ -46,7 +46,7 @@ export class PiiStep implements StepInstance {
   readonly #services: StepServices
   readonly #sessions: SessionStore
   readonly #plain: PlainAnalyzerOptions
-  readonly #cache: LRUCache<string, Detection[]> | undefined
+  readonly #cache: TextCache<Detection[]> | undefined
   readonly #counter: StepCounter
   readonly #needsEntities: boolean
   readonly #workerUrl: URL
@@ -65,11 +65,11 @@ export class PiiStep implements StepInstance {
     this.#workerUrl = options.workerUrl ?? ANALYSIS_WORKER_URL
     this.#cache =
       settings.cache_entries > 0
-        ? new LRUCache<string, Detection[]>({
+        ? new TextCache<Detection[]>({
             max: settings.cache_entries,
-            // Bound memory by text size too: the key is the text itself.
-            maxSize: 64 * 1024 * 1024,
-            sizeCalculation: (value, key) => key.length * 2 + value.length * 48 + 64,
+            // Bound memory by text size too: texts up to 16 K units are kept whole.
+            maxBytes: 64 * 1024 * 1024,
+            sizeOfValue: (value) => value.length * 48 + 64,
           })
         : undefined
     this.#counter = services.metrics.counter('gov_pii_detections_total', 'PII detections, by type', ['type'])
@@ -112,7 +112,8 @@ export class PiiStep implements StepInstance {
     const hits: { part: TextPart; detections: Detection[] }[] = []
     for (const message of ctx.exchange.messages) {
       for (const part of message.parts) {
-        const detections = await this.#analyze(part.text)
+        // A cached text needs no await (a long history is mostly cached texts).
+        const detections = this.#cache?.get(part.text) ?? (await this.#analyze(part.text))
         if (detections.length === 0) continue
         this.#report(ctx, part, detections, action)
         hits.push({ part, detections })

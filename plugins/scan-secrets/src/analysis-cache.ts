@@ -1,9 +1,5 @@
-import { createHash } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
 import type { Detection, SecretScanner } from './scanner.js'
-
-/** Texts longer than this are keyed by their SHA-256 so the cache does not hold long prompts twice. */
-const HASH_KEY_FROM = 256
+import { TextCache } from './text-cache.js'
 
 /**
  * Per-instance cache of scan results keyed by text. Every turn re-sends the
@@ -13,23 +9,21 @@ const HASH_KEY_FROM = 256
  */
 export class AnalysisCache {
   readonly #scanner: SecretScanner
-  readonly #cache: LRUCache<string, readonly Detection[]>
+  readonly #cache: TextCache<readonly Detection[]>
   #scans = 0
 
   constructor(scanner: SecretScanner, maxEntries: number) {
     this.#scanner = scanner
-    this.#cache = new LRUCache({ max: maxEntries })
+    this.#cache = new TextCache({ max: maxEntries, sizeOfValue: (d) => 64 + d.length * 96 })
   }
 
   /** Detections for `text`, scanning it only the first time it is seen. */
   analyze(text: string): readonly Detection[] {
-    const key =
-      text.length > HASH_KEY_FROM ? `#${createHash('sha256').update(text).digest('base64')}` : `=${text}`
-    const cached = this.#cache.get(key)
+    const cached = this.#cache.get(text)
     if (cached) return cached
     this.#scans++
     const detections = Object.freeze(this.#scanner.scan(text))
-    this.#cache.set(key, detections)
+    this.#cache.set(text, detections)
     return detections
   }
 
