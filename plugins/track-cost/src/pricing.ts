@@ -1,6 +1,9 @@
 import type { PriceBook, PricedUsage } from '@gov/core'
 import type { TrackCostSettings } from './settings.js'
 
+/** Most model names whose known-ness is kept. */
+const KNOWN_MAX = 1_024
+
 /**
  * Prices of a pipeline: its own `prices` table first (exact model name, USD per
  * million tokens), then the host's price book (bundled genai-prices data).
@@ -8,6 +11,8 @@ import type { TrackCostSettings } from './settings.js'
 export class Pricing {
   readonly #table: TrackCostSettings['prices']
   readonly #book: PriceBook
+  /** Models the book knows, by provider: whether a model has a price does not change with usage or time. */
+  readonly #known = new Map<string, boolean>()
 
   constructor(table: TrackCostSettings['prices'], book: PriceBook) {
     this.#table = table
@@ -24,6 +29,14 @@ export class Pricing {
 
   /** True when some price is known for `model`. */
   knows(model: string, provider?: string): boolean {
-    return this.cost(model, { inputTokens: 1, outputTokens: 1 }, provider) !== undefined
+    const key = `${provider ?? ''}\n${model}`
+    let known = this.#known.get(key)
+    if (known === undefined) {
+      known = this.cost(model, { inputTokens: 1, outputTokens: 1 }, provider) !== undefined
+      // Model names come from callers: a bounded memo, started afresh when full.
+      if (this.#known.size >= KNOWN_MAX) this.#known.clear()
+      this.#known.set(key, known)
+    }
+    return known
   }
 }
