@@ -37,10 +37,10 @@ describe('invalidations while Redis is down', { skip: skipWithoutRedisServer }, 
   const invalidators: Invalidator[] = []
 
   /** One replica: its own Redis connections, invalidator and agent service, on the shared store. */
-  async function replica(store: MemoryStore, cacheTtlMs?: number) {
+  async function replica(store: MemoryStore, cacheTtlMs?: number, retryMs = 100) {
     const kv = await createKv({ redisUrl: redis.url, prefix: 'gov-outage:' })
     handles.push(kv)
-    const invalidator = new Invalidator(kv.bus, { retryMs: 100 })
+    const invalidator = new Invalidator(kv.bus, { retryMs })
     invalidators.push(invalidator)
     await invalidator.start()
     const agents = new AgentService(store, invalidator, undefined, cacheTtlMs ? { cacheTtlMs } : {})
@@ -78,9 +78,12 @@ describe('invalidations while Redis is down', { skip: skipWithoutRedisServer }, 
   it('sends an invalidation published during the outage to a replica that subscribes after it', async () => {
     redis = await startPrivateRedis()
     const store = new MemoryStore()
-    const a = await replica(store)
+    // Retries 2 s apart: the late replica below subscribes long before the first retry after the
+    // restart (with 100 ms a retry could reach Redis before the subscription and the test would race).
+    const a = await replica(store, undefined, 2_000)
     await redis.stop()
     await a.invalidator.publish('pipeline', 'p-during-outage')
+    assert.ok(a.invalidator.backlog >= 1, 'the invalidation waits for Redis')
     await redis.start()
     // A replica that was never cut off (it joins now) can learn of the change only from the replay.
     const late = await createKv({ redisUrl: redis.url, prefix: 'gov-outage:' })
