@@ -7,6 +7,7 @@ import {
   type StepCounter,
   type StepInstance,
   type StepServices,
+  TextCache,
   type TextPart,
   type Verdict,
   Verdicts,
@@ -15,7 +16,6 @@ import { BusinessDetector } from './business-detector.js'
 import type { Detection } from './detection.js'
 import { maskText, PlaceholderBook } from './mask-text.js'
 import type { BelowBlockAction, BusinessSettings } from './settings.js'
-import { TextCache } from './text-cache.js'
 
 /** Verdict code when a finding reaches `block_level`. */
 export const BLOCK_CODE = 'business_data_detected'

@@ -29,7 +29,7 @@ export default defineStep({
   name: 'detect_business',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.1.0 <0.4.0',
+  core: '>=0.3.0 <0.4.0',
   // Markers and terms are judged where they occur; a prefix verdict holds for the whole.
   answerScope: 'prefix',
   description:

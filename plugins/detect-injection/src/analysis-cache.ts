@@ -6,9 +6,9 @@
  * verdict, is cached: thresholds may differ per call.
  */
 import { createHash } from 'node:crypto'
+import { TextCache } from '@gov/core'
 import type { Analysis } from './detector.js'
 import type { Channel } from './match-rules.js'
-import { TextCache } from './text-cache.js'
 
 const HASH_ABOVE = 256
 

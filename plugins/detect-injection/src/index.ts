@@ -28,7 +28,7 @@ export default defineStep({
   name: 'detect_injection',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.1.0 <0.4.0',
+  core: '>=0.3.0 <0.4.0',
   description: 'Scores every text of a request for prompt injection and jailbreaks and blocks at a threshold',
   settings: InjectionSettingsSchema,
   create(settings, services) {

@@ -26,7 +26,7 @@ export default defineStep({
   name: 'detect_pii',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.1.0 <0.4.0',
+  core: '>=0.3.0 <0.4.0',
   // Masks found in a prefix stay found in the whole; placeholders are restored where they are complete.
   answerScope: 'prefix',
   description:

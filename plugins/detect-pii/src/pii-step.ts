@@ -9,7 +9,7 @@ import type {
   TextPart,
   Verdict,
 } from '@gov/core'
-import { Verdicts } from '@gov/core'
+import { TextCache, Verdicts } from '@gov/core'
 import { analyzerOptions, type PlainAnalyzerOptions, plainOptions } from './analysis-options.js'
 import { ANALYSIS_WORKER_URL, AnalysisPool } from './analysis-pool.js'
 import { type AnalyzerOptions, analyzeText } from './analyze-text.js'
@@ -19,7 +19,6 @@ import { type Detection, PII_LEVELS } from './pii-types.js'
 import { PLACEHOLDER, PlaceholderMap } from './placeholder-map.js'
 import { restorePart } from './restore-placeholders.js'
 import { ACTIONS, type PiiAction, type PiiSettings } from './settings.js'
-import { TextCache } from './text-cache.js'
 import { warmUpAnalyzer } from './warm-up.js'
 
 /** Block code returned to the caller when personal data is found and the action is `block`. */

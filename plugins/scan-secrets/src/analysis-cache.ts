@@ -1,5 +1,5 @@
+import { TextCache } from '@gov/core'
 import type { Detection, SecretScanner } from './scanner.js'
-import { TextCache } from './text-cache.js'
 
 /**
  * Per-instance cache of scan results keyed by text. Every turn re-sends the

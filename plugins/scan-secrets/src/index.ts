@@ -25,7 +25,7 @@ export default defineStep({
   name: 'scan_secrets',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.1.0 <0.4.0',
+  core: '>=0.3.0 <0.4.0',
   // A secret in a prefix is a secret in the whole answer (the host holds back a tail margin for split ones).
   answerScope: 'prefix',
   description:

@@ -27,7 +27,7 @@ describe('plugin object', () => {
     assert.equal(plugin.name, 'scan_secrets')
     assert.equal(plugin.packageName, '@gov/step-scan-secrets')
     assert.match(plugin.version, /^\d+\.\d+\.\d+/)
-    assert.equal(plugin.core, '>=0.1.0 <0.4.0')
+    assert.equal(plugin.core, '>=0.3.0 <0.4.0')
     const settings = resolveSettings()
     assert.equal(settings.action, 'redact')
     assert.deepEqual(settings.kinds, {})
