@@ -14,21 +14,10 @@ import {
   makeOutcomeContext,
   makeRequestContext,
   makeServices,
+  seededRandom,
 } from '@gov/core/testing'
 import { BrokenCircuitError, ConsecutiveBreaker, circuitBreaker, handleAll } from 'cockatiel'
 import { BreakCircuitStep, resolveSettings } from '../src/index.js'
-
-/** mulberry32: a small seeded generator, so a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const FAILURE: UpstreamOutcome = { kind: 'failure', reason: 'status', status: 502, durationMs: 1 }
 const SUCCESS: UpstreamOutcome = {
@@ -45,7 +34,7 @@ describe('break_circuit agrees with cockatiel', () => {
     const now = mock.method(Date, 'now', () => clock.t)
     try {
       for (let seed = 1; seed <= 120; seed++) {
-        const rnd = random(seed)
+        const rnd = seededRandom(seed)
         const threshold = 1 + Math.floor(rnd() * 4)
         const openS = 1 + Math.floor(rnd() * 4)
         const failureRate = 0.2 + rnd() * 0.7

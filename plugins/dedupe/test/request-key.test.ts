@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { makeExchange } from '@gov/core/testing'
+import { makeExchange, seededRandom } from '@gov/core/testing'
 import canonicalize from 'canonicalize'
 import { bodyDigest, requestKey } from '../src/request-key.js'
-
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const ALPHABET = [
   'a',
@@ -81,7 +69,7 @@ function reordered(v: unknown): unknown {
 
 describe('dedupe request key', () => {
   it('tells bodies apart exactly as RFC 8785 canonical JSON does (random JSON values, pairs and key orders)', () => {
-    const rand = random(9)
+    const rand = seededRandom(9)
     const bodies: Record<string, unknown>[] = []
     for (let i = 0; i < 400; i++) {
       const body = { messages: value(rand, 0), x: value(rand, 1) }

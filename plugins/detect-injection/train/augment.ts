@@ -15,6 +15,7 @@
  * from the rows passed in (the training part), deterministically from a seed.
  */
 import type { Row } from './dataset.js'
+import { mulberry32 } from './logistic.js'
 
 /** Kinds of tool output the augmentation builds. */
 export const TOOL_KINDS = ['code', 'sql', 'api-json', 'table', 'email', 'web-page', 'document'] as const
@@ -24,17 +25,6 @@ export type ToolKind = (typeof TOOL_KINDS)[number]
 export interface AugmentedRow extends Row {
   readonly groups: readonly string[]
   readonly kind: ToolKind
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 type Random = () => number

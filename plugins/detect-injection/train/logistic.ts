@@ -54,7 +54,8 @@ export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] 
   }))
 }
 
-function mulberry32(seed: number): () => number {
+/** mulberry32: a seeded generator, so training and augmentation are reproducible. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -4,25 +4,14 @@
  * quiet, and nobody mistakes a fixture for a leak). Prefixes are split for the
  * same reason.
  */
+import { seededRandom } from '@gov/core/testing'
 import { crc32, encodeBase62 } from '../src/checksum.js'
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 const LOWER_HEX = '0123456789abcdef'
 const BASE64 = `${ALNUM}+/`
 
-/** Mulberry32: small, deterministic, good enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const next = prng(20240601)
+const next = seededRandom(20240601)
 
 /** `length` random characters from `charset`. */
 export function random(charset: string, length: number): string {
