@@ -7,80 +7,25 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { PRESETS } from '@gov/host'
-import { type MockProvider, startMockProvider } from '@gov/host/testing'
-import pg from 'pg'
-import { type ProcessGateway, startProcessGateway } from './helpers/process-gateway.js'
+import {
+  chat,
+  http,
+  onlySteps as only,
+  type ProcessCluster,
+  skipWithoutCluster as skip,
+  startProcessCluster,
+} from './helpers/process-cluster.js'
 
-const DATABASE_URL = process.env.GOV_TEST_DATABASE_URL
-const REDIS_URL = process.env.GOV_TEST_REDIS_URL
-const skip = DATABASE_URL && REDIS_URL ? false : 'GOV_TEST_DATABASE_URL and GOV_TEST_REDIS_URL are needed'
-const ADMIN = `admin-${randomUUID()}`
 /** Agents, budgets and circuits live in the shared Redis beyond one run: every run names its own. */
 const RUN = randomUUID().slice(0, 8)
 
-async function http(
-  url: string,
-  method: string,
-  body: unknown,
-  key: string,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
-  let json: any
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = text
-  }
-  return { status: res.status, headers: res.headers, body: json }
-}
-
-const chat = (text: string, extra: Record<string, unknown> = {}) => ({
-  model: 'gpt-4o-mini',
-  messages: [{ role: 'user', content: text }],
-  ...extra,
-})
-
-/** Overrides that switch every step off but the ones given. */
-const ALL = PRESETS.standard?.steps.map((step) => step.name) ?? []
-function only(steps: Record<string, Record<string, unknown>>) {
-  return Object.fromEntries(ALL.map((name) => [name, steps[name] ?? { disabled: true }]))
-}
-
 describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => {
-  const database = `gov_scale_${randomUUID().replaceAll('-', '').slice(0, 12)}`
-  let mock: MockProvider
-  const gateways: ProcessGateway[] = []
+  let cluster: ProcessCluster
   const keys: Record<string, string> = {}
-  const url = (i: number) => (gateways[i] as ProcessGateway).url
+  const url = (i: number) => cluster.url(i)
 
   before(async () => {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${database}`)
-    await admin.end()
-    mock = await startMockProvider()
-    const dbUrl = new URL(DATABASE_URL as string)
-    dbUrl.pathname = `/${database}`
-    const env = {
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL,
-      GOV_ADMIN_API_KEY: ADMIN,
-      OPENAI_BASE_URL: mock.openaiBaseUrl,
-      ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
-      OPENAI_API_KEY: 'sk-test-openai',
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      GOV_TOKEN_SIGNING_KEY: undefined,
-    }
-    // One after the other: the first runs the migrations.
-    for (let i = 0; i < 3; i++) gateways.push(await startProcessGateway(env))
+    cluster = await startProcessCluster({ name: 'gov_scale', env: { GOV_TOKEN_SIGNING_KEY: undefined } })
     const pipelines: Record<string, Record<string, unknown>> = {
       taint: only({ detect_pii: {}, track_taint: { sinks: { send_message: ['pii'] } } }),
       loops: only({ guard_loops: { max_tool_calls: 2 } }),
@@ -94,33 +39,11 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
       circuit: only({ break_circuit: { failure_threshold: 2, window_s: 60, open_s: 30 } }),
       coalesce: only({ dedupe: { coalesce: true, replay: 'off' } }),
     }
-    for (const [id, overrides] of Object.entries(pipelines)) {
-      const created = await http(
-        `${url(0)}/pipelines`,
-        'POST',
-        { pipeline_id: `sc-${id}-${RUN}`, preset: 'standard', overrides },
-        ADMIN,
-      )
-      assert.equal(created.status, 201, JSON.stringify(created.body))
-      const agent = await http(
-        `${url(1)}/agents`,
-        'POST',
-        { agent_id: `sc-${id}-agent-${RUN}`, pipeline_id: `sc-${id}-${RUN}` },
-        ADMIN,
-      )
-      assert.equal(agent.status, 201, JSON.stringify(agent.body))
-      keys[id] = agent.body.api_key
-    }
+    for (const [id, overrides] of Object.entries(pipelines))
+      keys[id] = await cluster.createAgent(`sc-${id}-${RUN}`, `sc-${id}-agent-${RUN}`, overrides)
   })
 
-  after(async () => {
-    await Promise.all(gateways.map((g) => g.stop()))
-    await mock?.close()
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    await admin.query(`drop database if exists ${database} with (force)`)
-    await admin.end()
-  })
+  after(() => cluster?.stop())
 
   it('enforces taint set through one process on another', async () => {
     const headers = { 'x-gov-session': `taint-${randomUUID()}` }
@@ -136,7 +59,7 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
       `${url(2)}/sessions/sc-taint-agent-${RUN}/${headers['x-gov-session']}`,
       'GET',
       undefined,
-      ADMIN,
+      cluster.admin,
     )
     assert.match(JSON.stringify(view.body), /pii/)
     const tools = [{ type: 'function', function: { name: 'send_message', parameters: { type: 'object' } } }]
@@ -181,30 +104,30 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
     }
     assert.ok(statuses.includes('budget_exceeded'), `a budget stop on a later process: ${statuses}`)
     assert.equal(statuses[0], 200)
-    const spend = await http(`${url(2)}/agents/sc-budget-agent-${RUN}/spend`, 'GET', undefined, ADMIN)
+    const spend = await http(`${url(2)}/agents/sc-budget-agent-${RUN}/spend`, 'GET', undefined, cluster.admin)
     assert.equal(spend.status, 200, JSON.stringify(spend.body))
   })
 
   it('opens the circuit for every process', async () => {
     const body = chat('will fail', { model: `gpt-4o-circuit-${RUN}` })
     for (let i = 0; i < 2; i++) {
-      mock.enqueue({ status: 500, json: { error: { message: 'down', type: 'server_error' } } })
+      cluster.mock.enqueue({ status: 500, json: { error: { message: 'down', type: 'server_error' } } })
       assert.equal(
         (await http(`${url(i)}/v1/chat/completions`, 'POST', body, keys.circuit as string)).status,
         500,
       )
     }
-    const sent = mock.requests.length
+    const sent = cluster.mock.requests.length
     const open = await http(`${url(2)}/v1/chat/completions`, 'POST', body, keys.circuit as string)
     assert.equal(open.status, 503)
     assert.equal(open.body.error.code, 'circuit_open')
     assert.ok(Number(open.headers.get('retry-after')) > 0)
-    assert.equal(mock.requests.length, sent, 'no upstream call while open')
+    assert.equal(cluster.mock.requests.length, sent, 'no upstream call while open')
   })
 
   it('coalesces identical calls in flight on all three into one upstream call', async () => {
     const text = `coalesce ${randomUUID()}`
-    mock.enqueue({
+    cluster.mock.enqueue({
       json: {
         id: 'x',
         object: 'chat.completion',
@@ -214,7 +137,7 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
       },
       delayMs: 1500,
     })
-    const sent = mock.requests.length
+    const sent = cluster.mock.requests.length
     const first = http(`${url(0)}/v1/chat/completions`, 'POST', chat(text), keys.coalesce as string)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const rest = [1, 2].map((i) =>
@@ -226,7 +149,7 @@ describe('three gateway processes on one PostgreSQL and Redis', { skip }, () => 
       [200, 200, 200],
     )
     for (const r of results) assert.equal(r.body.choices[0].message.content, 'shared')
-    assert.equal(mock.requests.length - sent, 1, 'one upstream call')
+    assert.equal(cluster.mock.requests.length - sent, 1, 'one upstream call')
     assert.deepEqual(
       results.map((r) => r.headers.get('x-gov-dedupe')),
       [null, 'coalesced', 'coalesced'],

@@ -7,40 +7,16 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { PRESETS } from '@gov/host'
-import { type MockProvider, startMockProvider } from '@gov/host/testing'
-import pg from 'pg'
-import { type ProcessGateway, startProcessGateway } from './helpers/process-gateway.js'
+import {
+  chat,
+  http,
+  onlySteps as only,
+  type ProcessCluster,
+  skipWithoutCluster as skip,
+  startProcessCluster,
+} from './helpers/process-cluster.js'
 
-const DATABASE_URL = process.env.GOV_TEST_DATABASE_URL
-const REDIS_URL = process.env.GOV_TEST_REDIS_URL
-const skip = DATABASE_URL && REDIS_URL ? false : 'GOV_TEST_DATABASE_URL and GOV_TEST_REDIS_URL are needed'
-const ADMIN = `admin-${randomUUID()}`
 const RUN = randomUUID().slice(0, 8)
-
-async function http(url: string, method: string, body: unknown, key: string) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
-  let json: any
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = text
-  }
-  return { status: res.status, body: json }
-}
-
-const chat = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] })
-
-const ALL = PRESETS.standard?.steps.map((step) => step.name) ?? []
-function only(steps: Record<string, Record<string, unknown>>) {
-  return Object.fromEntries(ALL.map((name) => [name, steps[name] ?? { disabled: true }]))
-}
 
 interface OverviewRow {
   agent_id: string
@@ -53,75 +29,37 @@ interface OverviewRow {
 }
 
 describe('overview and active agents shared by three gateway processes', { skip }, () => {
-  const database = `gov_overview_${randomUUID().replaceAll('-', '').slice(0, 12)}`
-  let mock: MockProvider
-  const gateways: ProcessGateway[] = []
-  const url = (i: number) => (gateways[i] as ProcessGateway).url
+  let cluster: ProcessCluster
+  const url = (i: number) => cluster.url(i)
   const agent = (name: string) => `ov-${name}-${RUN}`
   const keys: Record<string, string> = {}
 
   before(async () => {
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${database}`)
-    await admin.end()
-    mock = await startMockProvider()
-    const dbUrl = new URL(DATABASE_URL as string)
-    dbUrl.pathname = `/${database}`
-    const env = {
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL,
+    cluster = await startProcessCluster({
+      name: 'gov_overview',
       // Its own key space: gov_active_agents then counts this run's agents only.
-      GOV_REDIS_PREFIX: `gov-ov-${RUN}:`,
-      GOV_ADMIN_API_KEY: ADMIN,
-      OPENAI_BASE_URL: mock.openaiBaseUrl,
-      ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
-      OPENAI_API_KEY: 'sk-test-openai',
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-    }
-    for (let i = 0; i < 3; i++) gateways.push(await startProcessGateway(env))
+      env: { GOV_REDIS_PREFIX: `gov-ov-${RUN}:` },
+    })
     const pipelines: Record<string, Record<string, unknown>> = {
       block: only({ detect_pii: { action: 'block', entities: false } }),
       flag: only({ detect_pii: { action: 'mask', entities: false } }),
       plain: only({}),
       idle: only({}),
     }
-    for (const [name, overrides] of Object.entries(pipelines)) {
-      const created = await http(
-        `${url(0)}/pipelines`,
-        'POST',
-        { pipeline_id: agent(name), preset: 'standard', overrides },
-        ADMIN,
-      )
-      assert.equal(created.status, 201, JSON.stringify(created.body))
-      const made = await http(
-        `${url(1)}/agents`,
-        'POST',
-        { agent_id: agent(name), pipeline_id: agent(name) },
-        ADMIN,
-      )
-      assert.equal(made.status, 201, JSON.stringify(made.body))
-      keys[name] = made.body.api_key
-    }
+    for (const [name, overrides] of Object.entries(pipelines))
+      keys[name] = await cluster.createAgent(agent(name), agent(name), overrides)
   })
 
-  after(async () => {
-    await Promise.all(gateways.map((g) => g.stop()))
-    await mock?.close()
-    const admin = new pg.Client({ connectionString: DATABASE_URL })
-    await admin.connect()
-    await admin.query(`drop database if exists ${database} with (force)`)
-    await admin.end()
-  })
+  after(() => cluster?.stop())
 
   async function overview(i: number): Promise<OverviewRow[]> {
-    const res = await http(`${url(i)}/health/overview`, 'GET', undefined, ADMIN)
+    const res = await http(`${url(i)}/health/overview`, 'GET', undefined, cluster.admin)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     return (res.body.agents as OverviewRow[]).filter((a) => a.agent_id.endsWith(RUN))
   }
 
   async function activeAgents(i: number): Promise<number> {
-    const res = await fetch(`${url(i)}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })
+    const res = await fetch(`${url(i)}/metrics`, { headers: { authorization: `Bearer ${cluster.admin}` } })
     const text = await res.text()
     const line = /^gov_active_agents (\d+)$/m.exec(text)
     assert.ok(line, 'gov_active_agents is exposed')
@@ -140,7 +78,8 @@ describe('overview and active agents shared by three gateway processes', { skip 
       const email = `call ${i}: write to ann.lee${i}@example.org`
       statuses.block?.push(await send(i, email, keys.block as string))
       statuses.flag?.push(await send((i + 1) % 3, email, keys.flag as string))
-      if (i === 2) mock.enqueue({ status: 500, json: { error: { message: 'down', type: 'server_error' } } })
+      if (i === 2)
+        cluster.mock.enqueue({ status: 500, json: { error: { message: 'down', type: 'server_error' } } })
       statuses.plain?.push(await send((i + 2) % 3, `hello ${i}`, keys.plain as string))
     }
     assert.deepEqual(
@@ -182,11 +121,14 @@ describe('overview and active agents shared by three gateway processes', { skip 
     assert.deepEqual(active, [3, 3, 3], 'three agents called in the last 5 minutes, seen by every process')
 
     // GET /agents/{id} on any process shows the shared health as well.
-    const one = await http(`${url(2)}/agents/${agent('block')}`, 'GET', undefined, ADMIN)
+    const one = await http(`${url(2)}/agents/${agent('block')}`, 'GET', undefined, cluster.admin)
     assert.equal(one.body.health.blocked, 3)
 
     // Deleting an agent on one process drops its activity for all.
-    assert.equal((await http(`${url(0)}/agents/${agent('plain')}`, 'DELETE', undefined, ADMIN)).status, 204)
+    assert.equal(
+      (await http(`${url(0)}/agents/${agent('plain')}`, 'DELETE', undefined, cluster.admin)).status,
+      204,
+    )
     assert.deepEqual(await Promise.all([0, 1, 2].map(activeAgents)), [2, 2, 2])
   })
 })
