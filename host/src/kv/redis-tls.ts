@@ -8,6 +8,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import type { ConnectionOptions } from 'node:tls'
 import { GovError } from '@gov/core'
+import { envValue } from '../env-value.js'
 import { TlsErrorCodes } from '../tls/tls-settings.js'
 
 /** The `GOV_REDIS_TLS_*` settings: paths, never the PEM itself. */
@@ -20,19 +21,14 @@ export interface RedisTlsSettings {
   keyFile: string | undefined
 }
 
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name]?.trim()
-  return v ? v : undefined
-}
-
 /**
  * Read the `GOV_REDIS_TLS_*` settings; undefined when none is set. Throws
  * `GOV_ERR_TLS_CONFIG_INVALID` when only one of the client certificate and key is.
  */
 export function readRedisTlsSettings(env: NodeJS.ProcessEnv): RedisTlsSettings | undefined {
-  const caFile = value(env, 'GOV_REDIS_TLS_CA_FILE')
-  const certFile = value(env, 'GOV_REDIS_TLS_CERT_FILE')
-  const keyFile = value(env, 'GOV_REDIS_TLS_KEY_FILE')
+  const caFile = envValue(env, 'GOV_REDIS_TLS_CA_FILE')
+  const certFile = envValue(env, 'GOV_REDIS_TLS_CERT_FILE')
+  const keyFile = envValue(env, 'GOV_REDIS_TLS_KEY_FILE')
   if (!caFile && !certFile && !keyFile) return undefined
   if (Boolean(certFile) !== Boolean(keyFile)) {
     throw new GovError(

@@ -1,4 +1,5 @@
 import { GovError } from '@gov/core'
+import { envValue } from '../env-value.js'
 
 /** Settings of the in-process health monitor (plain configuration). */
 export interface MonitorSettings {
@@ -14,14 +15,9 @@ export interface MonitorSettings {
   caMinDays: number
 }
 
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name]?.trim()
-  return v ? v : undefined
-}
-
 /** Read the monitor's settings; throws `GOV_ERR_CONFIG_INVALID` for an unusable interval. */
 export function readMonitorSettings(env: NodeJS.ProcessEnv): MonitorSettings {
-  const raw = value(env, 'GOV_MONITOR_INTERVAL_MS')
+  const raw = envValue(env, 'GOV_MONITOR_INTERVAL_MS')
   const intervalMs = raw === undefined ? 300_000 : Number(raw)
   if (!Number.isInteger(intervalMs) || (intervalMs !== 0 && intervalMs < 1_000)) {
     throw new GovError(
@@ -30,20 +26,20 @@ export function readMonitorSettings(env: NodeJS.ProcessEnv): MonitorSettings {
       500,
     )
   }
-  const listed = (value(env, 'GOV_MONITOR_DISK_PATHS') ?? '/')
+  const listed = (envValue(env, 'GOV_MONITOR_DISK_PATHS') ?? '/')
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)
-  const dataDir = value(env, 'GOV_DATA_DIR')
+  const dataDir = envValue(env, 'GOV_DATA_DIR')
   const diskPaths = [...new Set(dataDir ? [...listed, dataDir] : listed)]
   return {
     intervalMs,
     diskPaths,
     diskThreshold: 0.9,
     caFile:
-      value(env, 'GOV_INTERNAL_CA_FILE') ??
-      value(env, 'GOV_TLS_CLIENT_CA_FILE') ??
-      value(env, 'VAULT_CACERT'),
+      envValue(env, 'GOV_INTERNAL_CA_FILE') ??
+      envValue(env, 'GOV_TLS_CLIENT_CA_FILE') ??
+      envValue(env, 'VAULT_CACERT'),
     caMinDays: 30,
   }
 }

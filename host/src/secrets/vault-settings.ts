@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { GovError } from '@gov/core'
+import { envValue } from '../env-value.js'
 import { VaultErrorCodes } from './vault-errors.js'
 
 /**
@@ -35,13 +36,8 @@ function configError(message: string): GovError {
   return new GovError(VaultErrorCodes.CONFIG_INVALID, message, 500)
 }
 
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name]?.trim()
-  return v ? v : undefined
-}
-
 function path(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const v = (value(env, name) ?? fallback).replace(/^\/+|\/+$/g, '')
+  const v = (envValue(env, name) ?? fallback).replace(/^\/+|\/+$/g, '')
   if (!PATH.test(v) || v.split('/').some((segment) => segment === '.' || segment === '..'))
     throw configError(`${name} must be a Vault path like "secret" or "team/gov", got "${v}"`)
   return v
@@ -49,27 +45,27 @@ function path(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
 
 /** Read and check the `VAULT_*` settings. Throws `GOV_ERR_VAULT_CONFIG_INVALID` naming what to change. */
 export function readVaultSettings(env: NodeJS.ProcessEnv): VaultSettings {
-  const addr = value(env, 'VAULT_ADDR')?.replace(/\/+$/, '')
+  const addr = envValue(env, 'VAULT_ADDR')?.replace(/\/+$/, '')
   if (!addr || !URL.canParse(addr) || !/^https?:$/.test(new URL(addr).protocol)) {
     throw configError(`VAULT_ADDR must be an http(s) URL, got "${addr ?? ''}"`)
   }
-  const role = value(env, 'VAULT_ROLE')
-  const jwtPath = value(env, 'VAULT_JWT_PATH')
+  const role = envValue(env, 'VAULT_ROLE')
+  const jwtPath = envValue(env, 'VAULT_JWT_PATH')
   if (Boolean(role) !== Boolean(jwtPath)) {
     throw configError(
       'VAULT_ROLE and VAULT_JWT_PATH go together: set both for workload-JWT login, or neither',
     )
   }
-  const token = value(env, 'VAULT_TOKEN')
+  const token = envValue(env, 'VAULT_TOKEN')
   if (!jwtPath && !token) {
     throw configError('Vault needs a way to log in: set VAULT_ROLE and VAULT_JWT_PATH, or VAULT_TOKEN')
   }
-  const timeoutRaw = value(env, 'VAULT_TIMEOUT_MS')
+  const timeoutRaw = envValue(env, 'VAULT_TIMEOUT_MS')
   const timeoutMs = timeoutRaw === undefined ? 5_000 : Number(timeoutRaw)
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
     throw configError(`VAULT_TIMEOUT_MS must be a positive integer, got "${timeoutRaw}"`)
   }
-  const caPath = value(env, 'VAULT_CACERT')
+  const caPath = envValue(env, 'VAULT_CACERT')
   let caCert: string | undefined
   if (caPath) {
     try {
@@ -86,7 +82,7 @@ export function readVaultSettings(env: NodeJS.ProcessEnv): VaultSettings {
     token,
     kvMount: path(env, 'VAULT_KV_MOUNT', 'secret'),
     secretPath: path(env, 'VAULT_SECRET_PATH', 'gov'),
-    namespace: value(env, 'VAULT_NAMESPACE'),
+    namespace: envValue(env, 'VAULT_NAMESPACE'),
     caCert,
     timeoutMs,
   }

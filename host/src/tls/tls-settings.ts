@@ -1,4 +1,5 @@
 import { GovError } from '@gov/core'
+import { envValue } from '../env-value.js'
 
 /** Error codes of the TLS settings and certificate loading. */
 export const TlsErrorCodes = {
@@ -20,19 +21,14 @@ export interface TlsSettings {
   reloadMs: number
 }
 
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name]?.trim()
-  return v ? v : undefined
-}
-
 /**
  * Read the `GOV_TLS_*` settings; undefined when gov should serve plain HTTP
  * (neither file set). Throws `GOV_ERR_TLS_CONFIG_INVALID` naming what to change.
  */
 export function readTlsSettings(env: NodeJS.ProcessEnv): TlsSettings | undefined {
-  const certFile = value(env, 'GOV_TLS_CERT_FILE')
-  const keyFile = value(env, 'GOV_TLS_KEY_FILE')
-  const clientCaFile = value(env, 'GOV_TLS_CLIENT_CA_FILE')
+  const certFile = envValue(env, 'GOV_TLS_CERT_FILE')
+  const keyFile = envValue(env, 'GOV_TLS_KEY_FILE')
+  const clientCaFile = envValue(env, 'GOV_TLS_CLIENT_CA_FILE')
   if (!certFile && !keyFile) {
     if (clientCaFile) {
       throw new GovError(
@@ -50,7 +46,7 @@ export function readTlsSettings(env: NodeJS.ProcessEnv): TlsSettings | undefined
       500,
     )
   }
-  const raw = value(env, 'GOV_TLS_RELOAD_MS')
+  const raw = envValue(env, 'GOV_TLS_RELOAD_MS')
   const reloadMs = raw === undefined ? 60_000 : Number(raw)
   if (!Number.isInteger(reloadMs) || reloadMs < 100) {
     throw new GovError(

@@ -1,4 +1,5 @@
 import { GovError } from '@gov/core'
+import { envValue } from '../env-value.js'
 
 /** How gov exports its traces; undefined from {@link readTracingSettings} means tracing is off. */
 export interface TracingSettings {
@@ -9,11 +10,6 @@ export interface TracingSettings {
 }
 
 const DEFAULT_URL = 'http://localhost:4318/v1/traces'
-
-function value(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name]?.trim()
-  return raw ? raw : undefined
-}
 
 function invalid(message: string): GovError {
   return new GovError('GOV_ERR_CONFIG_INVALID', message, 500)
@@ -29,15 +25,15 @@ function invalid(message: string): GovError {
  * other than `http/json` (the encoding gov sends).
  */
 export function readTracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
-  const mode = value(env, 'GOV_TRACING')?.toLowerCase()
+  const mode = envValue(env, 'GOV_TRACING')?.toLowerCase()
   if (mode === undefined || mode === 'off') return undefined
   if (mode !== 'otlp') throw invalid(`GOV_TRACING must be "otlp" or "off", got "${env.GOV_TRACING}"`)
-  if (value(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined
+  if (envValue(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined
 
-  const protocolName = value(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
+  const protocolName = envValue(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL')
     ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
     : 'OTEL_EXPORTER_OTLP_PROTOCOL'
-  const protocol = value(env, protocolName)
+  const protocol = envValue(env, protocolName)
   if (protocol !== undefined && protocol !== 'http/json') {
     throw invalid(
       `${protocolName}=${protocol} is not supported: gov exports OTLP over HTTP as JSON; set it to http/json or unset it`,
@@ -46,8 +42,8 @@ export function readTracingSettings(env: NodeJS.ProcessEnv): TracingSettings | u
 
   let url = DEFAULT_URL
   let from = 'the default'
-  const traces = value(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT')
-  const base = value(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')
+  const traces = envValue(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT')
+  const base = envValue(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')
   if (traces) {
     url = traces
     from = 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
@@ -59,5 +55,5 @@ export function readTracingSettings(env: NodeJS.ProcessEnv): TracingSettings | u
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw invalid(`${from} must be an http(s) URL, got "${url}"`)
   }
-  return { url, serviceName: value(env, 'OTEL_SERVICE_NAME') ?? 'gov' }
+  return { url, serviceName: envValue(env, 'OTEL_SERVICE_NAME') ?? 'gov' }
 }
