@@ -1,14 +1,5 @@
-/** A seeded pseudo-random generator (mulberry32): the same seed gives the same prompts on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seeded generator (mulberry32) of @gov/core's testing kit: the same seed gives the same prompts on every machine. */
+export { seededRandom } from '@gov/core/testing'
 
 /** A shuffled copy (Fisher–Yates). */
 export function shuffled<T>(random: () => number, items: readonly T[]): T[] {

@@ -14,8 +14,8 @@
  * only ever train; they are never scored in calibration or eval. Built only
  * from the rows passed in (the training part), deterministically from a seed.
  */
+import { seededRandom } from '@gov/core/testing'
 import type { Row } from './dataset.js'
-import { mulberry32 } from './logistic.js'
 
 /** Kinds of tool output the augmentation builds. */
 export const TOOL_KINDS = ['code', 'sql', 'api-json', 'table', 'email', 'web-page', 'document'] as const
@@ -229,7 +229,7 @@ export function augmentToolRows(
   perKind = 300,
   seed = 20_261_124,
 ): AugmentedRow[] {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const carriers = new Map<ToolKind, Row[]>()
   for (const row of rows) {
     const kind = carrierKind(row)

@@ -3,6 +3,7 @@
  * regularisation, plus a small dense logistic fit used to combine the
  * model's logit with the rule weights.
  */
+import { seededRandom } from '@gov/core/testing'
 import { distinctFeaturesOf, FeatureDeduper, FeatureScratch } from '../src/features.js'
 import { normalizeText } from '../src/normalize.js'
 import { splitWindows } from '../src/segment.js'
@@ -54,18 +55,6 @@ export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] 
   }))
 }
 
-/** mulberry32: a seeded generator, so training and augmentation are reproducible. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Train weights and bias. */
 export function trainLogistic(
   examples: readonly Example[],
@@ -76,7 +65,7 @@ export function trainLogistic(
   const squared = new Float32Array(size)
   let bias = 0
   let biasSquared = 0
-  const random = mulberry32(options.seed)
+  const random = seededRandom(options.seed)
   const order = examples.map((_, i) => i)
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
