@@ -23,7 +23,7 @@ import { flatness } from './conversation-model.js'
 import { parseFlags } from './flag-options.js'
 import { logPath, startStandardGov } from './gov-process.js'
 import { buildPromptParts } from './prompts.js'
-import { commitLabel, loadLabel } from './run-info.js'
+import { commitLabel, loadLabel, storageEnv, storageLabel } from './run-info.js'
 import type { MemoryProbe } from './server-process.js'
 import { startServerProcess } from './server-process.js'
 
@@ -32,14 +32,6 @@ const resultsDir = join(here, '..', '..', 'results')
 const parts = buildPromptParts()
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1)
-
-function storageEnv(): Record<string, string> {
-  const env: Record<string, string> = {}
-  if (process.env.GOV_BENCH_DATABASE_URL) env.DATABASE_URL = process.env.GOV_BENCH_DATABASE_URL
-  else env.GOV_MEMORY_AUDIT_MAX = '1000'
-  if (process.env.GOV_BENCH_REDIS_URL) env.REDIS_URL = process.env.GOV_BENCH_REDIS_URL
-  return env
-}
 
 async function main(): Promise<void> {
   const o = parseFlags(process.argv.slice(2), {
@@ -126,7 +118,7 @@ async function main(): Promise<void> {
   const lines = [
     '# gov memory check',
     '',
-    `${stamp} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · gov \`standard\` (every step) on core 0 with --expose-gc · storage: ${env.DATABASE_URL ? 'PostgreSQL' : 'in-memory store (GOV_MEMORY_AUDIT_MAX=1000)'}${env.REDIS_URL ? ' + Redis' : ''} · ${o.warmup} warm-up calls, then ${last.calls} calls over ${o.connections} connections and 64 sessions, unique ~1 KB prompts`,
+    `${stamp} · commit ${commitLabel()} · load average ${loadLabel()} · Node ${process.versions.node} · gov \`standard\` (every step) on core 0 with --expose-gc · storage: ${storageLabel(env)} · ${o.warmup} warm-up calls, then ${last.calls} calls over ${o.connections} connections and 64 sessions, unique ~1 KB prompts`,
     '',
     'Each sample is taken after a full garbage collection in gov (what it retains, not garbage).',
     '',

@@ -21,3 +21,22 @@ export function loadLabel(): string {
     .map((l) => l.toFixed(1))
     .join(' / ')
 }
+
+/**
+ * gov's storage for a memory run: PostgreSQL and Redis when
+ * `GOV_BENCH_DATABASE_URL` / `GOV_BENCH_REDIS_URL` are set, else the in-memory
+ * store with its audit capped at 1 000 records (the cap keeps the audit from
+ * counting as growth).
+ */
+export function storageEnv(): Record<string, string> {
+  const env: Record<string, string> = {}
+  if (process.env.GOV_BENCH_DATABASE_URL) env.DATABASE_URL = process.env.GOV_BENCH_DATABASE_URL
+  else env.GOV_MEMORY_AUDIT_MAX = '1000'
+  if (process.env.GOV_BENCH_REDIS_URL) env.REDIS_URL = process.env.GOV_BENCH_REDIS_URL
+  return env
+}
+
+/** What {@link storageEnv} chose, for a result file's header. */
+export function storageLabel(env = storageEnv()): string {
+  return `${env.DATABASE_URL ? 'PostgreSQL' : 'in-memory store (GOV_MEMORY_AUDIT_MAX=1000)'}${env.REDIS_URL ? ' + Redis' : ''}`
+}
