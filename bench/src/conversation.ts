@@ -28,7 +28,7 @@ import { parseFlags } from './flag-options.js'
 import { type GovProcess, logPath, startStandardGov } from './gov-process.js'
 import { total } from './metrics-text.js'
 import { buildPromptParts, distinctPrompts } from './prompts.js'
-import { commitLabel, loadLabel } from './run-info.js'
+import { commitLabel, loadLabel, storageEnv, storageLabel } from './run-info.js'
 import { startServerProcess } from './server-process.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -145,20 +145,6 @@ async function rssRun(
   return { rss, heap, calls: sent - options.warmup }
 }
 
-/** gov's storage for this run (see the header comment). */
-function storageEnv(): Record<string, string> {
-  const env: Record<string, string> = {}
-  if (process.env.GOV_BENCH_DATABASE_URL) env.DATABASE_URL = process.env.GOV_BENCH_DATABASE_URL
-  else env.GOV_MEMORY_AUDIT_MAX = '1000'
-  if (process.env.GOV_BENCH_REDIS_URL) env.REDIS_URL = process.env.GOV_BENCH_REDIS_URL
-  return env
-}
-
-function storageLabel(): string {
-  const env = storageEnv()
-  return `${env.DATABASE_URL ? 'PostgreSQL' : 'in-memory store (GOV_MEMORY_AUDIT_MAX=1000)'}${env.REDIS_URL ? ' + Redis' : ''}`
-}
-
 const fixed = (n: number, d = 2) => n.toFixed(d)
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`
 
@@ -186,6 +172,8 @@ async function main(): Promise<void> {
       join(here, 'gov-server.js'),
       mock,
       logPath(resultsDir, 'gov-conversation'),
+      [],
+      storageEnv(),
     )
     try {
       const pool = new Pool(gov.url, { connections: 1 })
