@@ -278,7 +278,7 @@ for (const row of part) {
       `CHANGED ${preds.map((p) => `${p.type}:${JSON.stringify(row.text.slice(p.start, p.end))}`).join(' ')} | ${JSON.stringify(row.text.slice(0, 160))}`,
     )
 }
-const LABELLED_SAMPLE = 100
+const LABELLED_SAMPLE = 300
 const sample = [...changedRows]
   .sort((a, b) => sampleRank(a.text) - sampleRank(b.text))
   .slice(0, Math.max(sampleSize, LABELLED_SAMPLE))
@@ -311,10 +311,24 @@ console.log(
 console.log(
   `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. Blocked under \`standard\`: none (its action is mask). Many of these prompts do name people: see the hand-labelled line below.\n`,
 )
-const share = (n: number, of: number) => ((changed / Math.max(part.length, 1)) * (n / of) * 100).toFixed(1)
+const changedShare = changed / Math.max(part.length, 1)
+const share = (n: number, of: number) => (changedShare * (n / of) * 100).toFixed(1)
+/**
+ * 95 % Wilson interval of n/of, scaled by the changed share (the share of all
+ * benign prompts). The changed share is counted on every held-out prompt, so
+ * the interval is that of the sampled proportion.
+ */
+function interval(n: number, of: number): string {
+  const z = 1.96
+  const p = n / of
+  const centre = (p + (z * z) / (2 * of)) / (1 + (z * z) / of)
+  const half = (z / (1 + (z * z) / of)) * Math.sqrt((p * (1 - p)) / of + (z * z) / (4 * of * of))
+  const pct = (x: number) => (changedShare * Math.min(1, Math.max(0, x)) * 100).toFixed(1)
+  return `95 % interval ${pct(centre - half)}–${pct(centre + half)} %`
+}
 if (!tune)
   console.log(
-    `Changed wrongly (hand labels, \`eval/benign-labels.json\`, seeded sample of ${LABELLED_SAMPLE} changed prompts): ${labelled} fully labelled, ${unlabelled} with a finding not labelled yet; ${wrong} of ${labelled} have a wrong finding${labelled ? ` (est. ${share(wrong, labelled)} % of all benign prompts)` : ''}, ${onlyWrong} of ${labelled} were changed only by wrong findings, i.e. would be unchanged by a perfect detector${labelled ? ` (est. ${share(onlyWrong, labelled)} % of all benign prompts)` : ''}; wrong findings by type: ${[...wrongByType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}.\n`,
+    `Changed wrongly (hand labels, \`eval/benign-labels.json\`, seeded sample of ${LABELLED_SAMPLE} changed prompts): ${labelled} fully labelled, ${unlabelled} with a finding not labelled yet; ${wrong} of ${labelled} have a wrong finding${labelled ? ` (est. ${share(wrong, labelled)} % of all benign prompts, ${interval(wrong, labelled)})` : ''}, ${onlyWrong} of ${labelled} were changed only by wrong findings, i.e. would be unchanged by a perfect detector${labelled ? ` (est. ${share(onlyWrong, labelled)} % of all benign prompts, ${interval(onlyWrong, labelled)})` : ''}; wrong findings by type: ${[...wrongByType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}.\n`,
   )
 console.log(`_${((performance.now() - started) / 1000).toFixed(1)} s_`)
 await step.close?.()
