@@ -41,10 +41,25 @@ export interface SecretRule {
   readonly priority: number
   /** Extra checks (checksums, decodable headers, key names); may lower the score. */
   readonly validate?: (secret: string, match: RegExpExecArray, ctx: RuleContext) => RuleVerdict
+  /**
+   * A cheap necessary condition for rules that would otherwise scan every text:
+   * every match of `pattern` is made only of the characters of `chars` (a regex
+   * class body of ASCII characters), and only a match of at least `min`
+   * characters can pass the rule's checks. The scanner then runs the pattern
+   * only where such a run is (same matches, same findings).
+   */
+  readonly run?: { readonly chars: string; readonly min: number }
 }
 
 /** Priorities, highest first. */
 export const PRIORITY = { provider: 40, structural: 30, contextual: 20, generic: 10 } as const
+
+/**
+ * Characters of the runs a token is found in, for `run` conditions: every
+ * character a lone or named token (rules/context.ts) or the vendor tokens that
+ * use it may contain. A `run` class may be wider than a rule's own characters.
+ */
+export const TOKEN_RUN_CHARS = 'A-Za-z0-9_+/~$%^*\\-.!='
 
 /** Characters that may continue a token: a match glued to them is part of something longer. */
 const TOKEN_CHAR = 'A-Za-z0-9_\\-'
@@ -60,6 +75,7 @@ interface RuleOptions {
   placeholders?: PlaceholderPolicy | 'none'
   priority?: number
   validate?: SecretRule['validate']
+  run?: SecretRule['run']
 }
 
 /**
@@ -136,6 +152,7 @@ function build(
     ...(options.level ? { level: options.level } : {}),
     ...(options.minEntropy !== undefined ? { minEntropy: options.minEntropy } : {}),
     ...(options.validate ? { validate: options.validate } : {}),
+    ...(options.run ? { run: options.run } : {}),
   }
   return rule
 }

@@ -1,6 +1,7 @@
 import type { ClassificationLevel } from '@gov/core'
 import type { AllowList } from './allow-list.js'
 import { shannonEntropy } from './entropy.js'
+import { KeywordAutomaton } from './keyword-automaton.js'
 import { SECRET_KINDS, type SecretKind } from './kinds.js'
 import { isPlaceholder } from './placeholder.js'
 import { PRIORITY, type RuleContext, type SecretRule } from './rule.js'
@@ -42,36 +43,60 @@ export interface ScannerOptions {
 }
 
 /**
- * Runs the rule table over a text. One case-insensitive pass of a combined
- * regex finds which literal keywords occur (about 7x cheaper than one
- * `includes` per keyword on a 1 KB text); only rules with a keyword present
- * run their own pattern, so a typical prompt runs a handful of ~180 rules.
- * Stateless between calls; cache results outside.
+ * Runs the rule table over a text. One pass of a keyword automaton finds which
+ * literal keywords occur (case-insensitive, ASCII); only rules with a keyword
+ * present run their own pattern, so a typical prompt runs a handful of ~220
+ * rules. A rule with a `run` condition runs only from the starts of long
+ * enough runs of its characters (the lone-token rules on prose: usually none).
+ * Stateless between calls (the marks below are reset by a per-call stamp);
+ * cache results outside.
  */
 export class SecretScanner {
   readonly #rules: readonly SecretRule[]
-  readonly #keywordPattern: RegExp
-  /** For each keyword, the other keywords it contains (found at the same place, so never matched on their own). */
-  readonly #contained: ReadonlyMap<string, readonly string[]>
+  readonly #automaton: KeywordAutomaton
+  /** For each keyword id, the indices of the rules it lets run. */
+  readonly #rulesOfKeyword: readonly (readonly number[])[]
   readonly #ctx: RuleContext
   readonly #allowList: AllowList
   readonly #minScore: number
   /** A rule with no keywords (the lone high-entropy token) runs on every text. */
   readonly #hasKeywordlessRule: boolean
+  /** Per-call marks: `#seen[keyword] === #stamp` when the keyword occurs, `#ruleOn[rule] === #stamp` when the rule runs. */
+  readonly #seen: Uint32Array
+  readonly #found: Uint32Array
+  readonly #ruleOn: Uint32Array
+  #stamp = 0
+  /** Character classes of the rules' `run` conditions, and each rule's index into them (-1: none). */
+  readonly #runClasses: RunClass[]
+  readonly #runClassOf: Int32Array
 
   constructor(options: ScannerOptions) {
     this.#rules = options.rules.filter((rule) => options.kinds[rule.kind] !== false)
-    const keywords = [...new Set(this.#rules.flatMap((rule) => rule.keywords))].sort(
-      (a, b) => b.length - a.length,
-    )
-    this.#keywordPattern = new RegExp(keywords.map(escapeRegExp).join('|') || '(?!)', 'gi')
-    this.#contained = new Map(
-      keywords.map((k) => [k, keywords.filter((other) => other !== k && k.includes(other))]),
-    )
+    const keywords = [...new Set(this.#rules.flatMap((rule) => rule.keywords))].sort()
+    this.#automaton = KeywordAutomaton.for(keywords)
+    const idOf = new Map(keywords.map((k, i) => [k, i]))
+    const rulesOfKeyword: number[][] = keywords.map(() => [])
+    this.#rules.forEach((rule, index) => {
+      for (const k of new Set(rule.keywords)) rulesOfKeyword[idOf.get(k) as number].push(index)
+    })
+    this.#rulesOfKeyword = rulesOfKeyword
+    this.#seen = new Uint32Array(keywords.length)
+    this.#found = new Uint32Array(keywords.length)
+    this.#ruleOn = new Uint32Array(this.#rules.length)
     this.#ctx = { entropyThreshold: options.entropyThreshold }
     this.#allowList = options.allowList
     this.#minScore = options.minScore
     this.#hasKeywordlessRule = this.#rules.some((rule) => rule.keywords.length === 0)
+    this.#runClasses = []
+    this.#runClassOf = new Int32Array(this.#rules.length).fill(-1)
+    this.#rules.forEach((rule, index) => {
+      if (!rule.run) return
+      let at = this.#runClasses.findIndex((c) => c.chars === rule.run?.chars)
+      if (at < 0) at = this.#runClasses.push(new RunClass(rule.run.chars)) - 1
+      const runClass = this.#runClasses[at]
+      runClass.min = Math.min(runClass.min, rule.run.min)
+      this.#runClassOf[index] = at
+    })
   }
 
   /** Number of active rules (after `kinds`). */
@@ -82,65 +107,167 @@ export class SecretScanner {
   /** Every secret in `text`, non-overlapping where rules agree, sorted by position. */
   scan(text: string): Detection[] {
     if (text.length < 8) return []
-    const present = this.#presentKeywords(text)
-    if (present.size === 0 && !this.#hasKeywordlessRule) return []
+    const stamp = this.#nextStamp()
+    const present = this.#automaton.mark(text, stamp, this.#seen, this.#found)
+    if (present === 0 && !this.#hasKeywordlessRule) return []
+    for (let i = 0; i < present; i++) {
+      for (const rule of this.#rulesOfKeyword[this.#found[i]]) this.#ruleOn[rule] = stamp
+    }
     const found: Detection[] = []
-    for (const rule of this.#rules) {
-      if (rule.keywords.length > 0 && !rule.keywords.some((k) => present.has(k))) continue
-      this.#runRule(rule, text, found)
+    const rules = this.#rules
+    for (let index = 0; index < rules.length; index++) {
+      const rule = rules[index]
+      if (rule.keywords.length > 0 && this.#ruleOn[index] !== stamp) continue
+      const runClass = this.#runClassOf[index]
+      if (runClass < 0) this.#runRule(rule, text, found)
+      else this.#runRuleInRuns(rule, this.#runClasses[runClass].runsOf(text, stamp), text, found)
     }
     return resolveOverlaps(found)
   }
 
-  /** Keywords that occur in the text; steps one character at a time so overlapping keywords are all seen. */
-  #presentKeywords(text: string): Set<string> {
-    const present = new Set<string>()
-    const pattern = this.#keywordPattern
-    pattern.lastIndex = 0
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const keyword = match[0].toLowerCase()
-      if (!present.has(keyword)) {
-        present.add(keyword)
-        for (const inner of this.#contained.get(keyword) ?? []) present.add(inner)
-      }
-      pattern.lastIndex = match.index + 1
+  /** A new call's stamp; on wrap-around every mark is cleared. */
+  #nextStamp(): number {
+    if (this.#stamp === 0xffffffff) {
+      this.#stamp = 0
+      this.#seen.fill(0)
+      this.#ruleOn.fill(0)
+      for (const runClass of this.#runClasses) runClass.reset()
     }
-    return present
+    return ++this.#stamp
+  }
+
+  /** Rules without vendor shape have their findings per text capped (see README). */
+  #budget(rule: SecretRule): number {
+    return rule.priority < PRIORITY.provider ? MAX_HEURISTIC_FINDINGS : Number.POSITIVE_INFINITY
   }
 
   #runRule(rule: SecretRule, text: string, out: Detection[]): void {
     const pattern = rule.pattern
     pattern.lastIndex = 0
-    // Rules without a vendor shape fire on words, headers and assignments everywhere; their findings per text are capped (see README).
-    let left = rule.priority < PRIORITY.provider ? MAX_HEURISTIC_FINDINGS : Number.POSITIVE_INFINITY
+    let left = this.#budget(rule)
     for (let match = pattern.exec(text); match && left > 0; match = pattern.exec(text)) {
       if (match[0].length === 0) pattern.lastIndex++
-      const span = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length]
-      const [start, end] = trimQuotes(text, span[0], span[1])
-      if (end <= start) continue
-      const secret = text.slice(start, end)
-      if (rule.placeholders !== 'none' && isPlaceholder(secret, rule.placeholders)) continue
-      if (rule.minEntropy !== undefined && shannonEntropy(secret) < rule.minEntropy) continue
-      if (this.#allowList.size && this.#allowList.allows(secret)) continue
-      const verdict = rule.validate ? rule.validate(secret, match, this.#ctx) : { score: rule.score }
-      if (!verdict || verdict.score < this.#minScore) continue
-      out.push({
-        kind: rule.kind,
-        rule: rule.id,
-        start,
-        end,
-        score: Math.round(verdict.score * 100) / 100,
-        level: rule.level ?? SECRET_KINDS[rule.kind].level,
-        priority: rule.priority,
-        ...(verdict.detail ? { detail: verdict.detail } : {}),
-      })
-      left--
+      if (this.#judge(rule, text, match, out)) left--
     }
+  }
+
+  /**
+   * The same matches as {@link #runRule} where a finding is possible: every
+   * match of the rule lies inside one run of its characters and only matches
+   * in runs of `run.min` or more can be reported, so the pattern starts at the
+   * first such run and, when a match lands in a shorter run, jumps to the next
+   * long one (a match there is the one a full scan would find next).
+   */
+  #runRuleInRuns(rule: SecretRule, runs: Runs, text: string, out: Detection[]): void {
+    const min = rule.run?.min ?? 0
+    const { starts, ends, count } = runs
+    let run = 0
+    while (run < count && ends[run] - starts[run] < min) run++
+    if (run === count) return
+    const pattern = rule.pattern
+    pattern.lastIndex = starts[run]
+    let left = this.#budget(rule)
+    for (let match = pattern.exec(text); match && left > 0; match = pattern.exec(text)) {
+      if (match[0].length === 0) pattern.lastIndex++
+      while (run < count && (ends[run] <= match.index || ends[run] - starts[run] < min)) run++
+      if (run === count) return
+      if (match.index < starts[run]) {
+        // In a run too short for a finding: skip to the next long run.
+        pattern.lastIndex = Math.max(pattern.lastIndex, starts[run])
+        continue
+      }
+      if (this.#judge(rule, text, match, out)) left--
+    }
+  }
+
+  /** Checks one match (placeholders, entropy, allow-list, the rule's validator); pushes and returns true when it is a finding. */
+  #judge(rule: SecretRule, text: string, match: RegExpExecArray, out: Detection[]): boolean {
+    const span = match.indices?.groups?.secret ?? [match.index, match.index + match[0].length]
+    const [start, end] = trimQuotes(text, span[0], span[1])
+    if (end <= start) return false
+    const secret = text.slice(start, end)
+    if (rule.placeholders !== 'none' && isPlaceholder(secret, rule.placeholders)) return false
+    if (rule.minEntropy !== undefined && shannonEntropy(secret) < rule.minEntropy) return false
+    if (this.#allowList.size && this.#allowList.allows(secret)) return false
+    const verdict = rule.validate ? rule.validate(secret, match, this.#ctx) : { score: rule.score }
+    if (!verdict || verdict.score < this.#minScore) return false
+    out.push({
+      kind: rule.kind,
+      rule: rule.id,
+      start,
+      end,
+      score: Math.round(verdict.score * 100) / 100,
+      level: rule.level ?? SECRET_KINDS[rule.kind].level,
+      priority: rule.priority,
+      ...(verdict.detail ? { detail: verdict.detail } : {}),
+    })
+    return true
   }
 }
 
-function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** Maximal runs of a character class in one text: `[starts[i], ends[i])`, in order. Views of reused buffers. */
+interface Runs {
+  readonly starts: Int32Array
+  readonly ends: Int32Array
+  readonly count: number
+}
+
+/** One `run` character class and its runs of at least `min` characters in the text of the current call. */
+class RunClass {
+  readonly chars: string
+  min = Number.POSITIVE_INFINITY
+  /** 1 for the ASCII code units of the class. */
+  readonly #member = new Uint8Array(128)
+  #starts = new Int32Array(16)
+  #ends = new Int32Array(16)
+  #count = 0
+  #stamp = 0
+
+  constructor(chars: string) {
+    this.chars = chars
+    const test = new RegExp(`^[${chars}]$`)
+    for (let code = 0; code < 128; code++) this.#member[code] = test.test(String.fromCharCode(code)) ? 1 : 0
+  }
+
+  reset(): void {
+    this.#stamp = 0
+  }
+
+  /**
+   * The runs of `text` at least `min` long, found once per call (`stamp`) by
+   * one loop over the text (a regex for long runs retries inside every word:
+   * about twice the cost on prose).
+   */
+  runsOf(text: string, stamp: number): Runs {
+    if (this.#stamp !== stamp) {
+      this.#stamp = stamp
+      this.#count = 0
+      const member = this.#member
+      const min = this.min
+      let start = 0
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i)
+        if (code < 128 && member[code] === 1) continue
+        if (i - start >= min) this.#push(start, i)
+        start = i + 1
+      }
+      if (text.length - start >= min) this.#push(start, text.length)
+    }
+    return { starts: this.#starts, ends: this.#ends, count: this.#count }
+  }
+
+  #push(start: number, end: number): void {
+    if (this.#count === this.#starts.length) {
+      const starts = new Int32Array(this.#count * 2)
+      starts.set(this.#starts)
+      this.#starts = starts
+      const ends = new Int32Array(this.#count * 2)
+      ends.set(this.#ends)
+      this.#ends = ends
+    }
+    this.#starts[this.#count] = start
+    this.#ends[this.#count++] = end
+  }
 }
 
 /** Drops a surrounding pair of quotes (also JSON-escaped ones) from a span. */

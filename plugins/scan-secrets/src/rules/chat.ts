@@ -1,5 +1,5 @@
 /** Chat platforms: tokens and webhook URLs (a webhook URL is itself the credential). */
-import { keyedRule, patternRule, type SecretRule, tokenRule } from '../rule.js'
+import { keyedRule, patternRule, type SecretRule, TOKEN_RUN_CHARS, tokenRule } from '../rule.js'
 
 export const CHAT_RULES: readonly SecretRule[] = [
   tokenRule({
@@ -60,6 +60,8 @@ export const CHAT_RULES: readonly SecretRule[] = [
     kind: 'discord_token',
     keywords: ['.'],
     body: '[MNO][A-Za-z0-9]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,38}',
+    // Keywords common in prose; the token is a run of 59+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 59 },
     minEntropy: 4,
     validate: (secret) =>
       /^[MNO][A-Za-z\d]{23,27}\./.test(secret) && /\d/.test(secret) ? { score: 0.85 } : false,

@@ -1,6 +1,6 @@
 /** Cloud providers and infrastructure platforms. */
 import { shannonEntropy } from '../entropy.js'
-import { keyedRule, patternRule, type SecretRule, tokenRule } from '../rule.js'
+import { keyedRule, patternRule, type SecretRule, TOKEN_RUN_CHARS, tokenRule } from '../rule.js'
 import { notSequential } from '../validators.js'
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
@@ -12,6 +12,8 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     kind: 'aws_access_key_id',
     keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
     body: '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}',
+    // Keywords common in prose; the token is a run of 20+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 20 },
     minEntropy: 3,
     // AWS documentation keys all end in EXAMPLE.
     validate: (secret) => (secret.endsWith('EXAMPLE') ? false : { score: 0.95 }),
@@ -320,6 +322,8 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     kind: 'vault_token',
     keywords: ['s.'],
     pattern: '(?<![\\w.$-])(?<secret>s\\.[A-Za-z0-9]{24})(?![\\w.-])',
+    // Keywords common in prose; the token is a run of 26+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 26 },
     minEntropy: 3.5,
     priority: 40,
     validate: (secret) => {

@@ -8,7 +8,7 @@
  * and a fixed look-back window.
  */
 import { looksLikeLoneSecret, looksLikeNamedSecret } from '../randomness.js'
-import { PRIORITY, patternRule, type SecretRule } from '../rule.js'
+import { PRIORITY, patternRule, type SecretRule, TOKEN_RUN_CHARS } from '../rule.js'
 import { nameWords, VENDOR_PREFIX } from './generic.js'
 
 /** Characters a token may end with; inside it also `.` and `!`, and `=` only as base64 padding at the end. */
@@ -19,6 +19,9 @@ const END = 'A-Za-z0-9_+/~$%^*\\-'
  * run, so each run costs one bounded attempt).
  */
 const TOKEN = `(?<![${END}.!])(?<secret>[${END}.!]{11,299}[${END}]={0,3})(?![${END}=]|[.!][${END}])`
+// Every TOKEN match is made of TOKEN_RUN_CHARS only (END, `.`, `!` and the padding `=`).
+/** A lone token shorter than this is never reported (see the rule's validator). */
+const LONE_MIN = 20
 
 /** Words that name the value after them a secret. */
 const SECRET_NOUNS = new Set([
@@ -266,6 +269,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     // Below the assignment rule, which checks the name itself: it wins where both match.
     priority: PRIORITY.generic - 1,
     score: 0.75,
+    // TOKEN matches 12 characters or more.
+    run: { chars: TOKEN_RUN_CHARS, min: 12 },
     validate: (secret, match) => {
       const token = secret
       // Cheapest checks first: most candidates have no secret noun before them (one regex test).
@@ -284,10 +289,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     placeholders: 'none',
     priority: PRIORITY.generic - 5,
     score: 0.6,
+    run: { chars: TOKEN_RUN_CHARS, min: LONE_MIN },
     validate: (secret, match) => {
       const token = secret
       // Lines of an armoured block are the most common lone candidates; the check is a lookup.
-      if (token.length < 20 || insideArmour(match.input, match.index)) return false
+      if (token.length < LONE_MIN || insideArmour(match.input, match.index)) return false
       if (!looksLikeLoneSecret(token) || VENDOR_PREFIX.test(token) || token.includes('..')) return false
       if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
         return false

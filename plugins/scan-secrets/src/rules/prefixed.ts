@@ -8,7 +8,7 @@
  * registry credentials in Docker's `config.json` (`"auth": base64(user:pass)`)
  * and `docker login -p`.
  */
-import { PRIORITY, patternRule, type SecretRule, tokenRule } from '../rule.js'
+import { PRIORITY, patternRule, type SecretRule, TOKEN_RUN_CHARS, tokenRule } from '../rule.js'
 import { decodeBase64, hasDigitAndLetter } from '../validators.js'
 
 /** A UUID written in lower-case hex, as HubSpot and LaunchDarkly embed it. */
@@ -121,6 +121,8 @@ export const PREFIXED_RULES: readonly SecretRule[] = [
     kind: 'saas_api_key',
     keywords: ['sk.'],
     body: 'sk\\.[A-Za-z0-9.-]{80,240}',
+    // Keywords common in prose; the token is a run of 83+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 83 },
     minEntropy: 3.5,
   }),
   // New Relic license keys end in `NRAL`; mobile app tokens in `-NRMA`.
@@ -203,6 +205,8 @@ export const PREFIXED_RULES: readonly SecretRule[] = [
     kind: 'saas_api_key',
     keywords: ['pat'],
     body: 'pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}',
+    // Keywords common in prose; the token is a run of 82+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 82 },
     minEntropy: 3.5,
   }),
   tokenRule({

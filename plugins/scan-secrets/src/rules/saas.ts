@@ -1,5 +1,5 @@
 /** E-mail, messaging and other SaaS vendors. */
-import { keyedRule, type SecretRule, tokenRule } from '../rule.js'
+import { keyedRule, type SecretRule, TOKEN_RUN_CHARS, tokenRule } from '../rule.js'
 import { hasDigitAndLetter, hasMixedCase } from '../validators.js'
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
@@ -19,6 +19,8 @@ export const SAAS_RULES: readonly SecretRule[] = [
     kind: 'twilio_api_key',
     keywords: ['sk'],
     body: 'SK[0-9a-f]{32}',
+    // Keywords common in prose; the token is a run of 34+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 34 },
     minEntropy: 3,
     validate: (secret) => (hasDigitAndLetter(secret.slice(2)) ? { score: 0.8 } : false),
   }),
@@ -52,6 +54,8 @@ export const SAAS_RULES: readonly SecretRule[] = [
     kind: 'mailchimp_api_key',
     keywords: ['-us'],
     body: '[a-f0-9]{32}-us\\d{1,2}',
+    // Keywords common in prose; the token is a run of 36+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 36 },
     minEntropy: 3,
     score: 0.85,
   }),
@@ -75,6 +79,8 @@ export const SAAS_RULES: readonly SecretRule[] = [
     kind: 'email_api_key',
     keywords: ['re_'],
     body: 're_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}',
+    // Keywords common in prose; the token is a run of 36+ token characters.
+    run: { chars: TOKEN_RUN_CHARS, min: 36 },
     minEntropy: 3.5,
   }),
   // Atlassian: new-style tokens are prefixed; old ones are 24 characters next to a product name.
