@@ -6,7 +6,16 @@
  * Memory: most nodes of a trie of names have one child, so a node keeps its
  * only child in two flat arrays and only branching nodes get a Map; the root,
  * where most characters of a text land, has a dense table.
+ *
+ * Speed: when the automaton is small (the built-in markings: ~1,000 states ×
+ * 55 character classes), it is also compiled into a dense transition table
+ * (state × class, fail links resolved), so a character costs two array reads
+ * and never walks fail links or a Map. Larger automata (thousands of terms)
+ * keep the compact form. Both report the same matches.
  */
+
+/** Largest dense table (entries) built; above it the compact form is used alone. */
+const MAX_DENSE_ENTRIES = 1 << 19
 export class AhoCorasick {
   /** Code unit of the only child of each node, or -1 (no child, or several: see {@link #branches}). */
   readonly #onlyCode: Int32Array
@@ -24,9 +33,23 @@ export class AhoCorasick {
   readonly #lengths: Int32Array
   /** Root transitions over all code units (0 = stay at the root). */
   readonly #rootNext = new Int32Array(0x10000)
+  /** Dense form, when small enough: `#dense[node * #width + class]` is the next node. */
+  readonly #dense: Uint16Array | Uint32Array | undefined
+  readonly #width: number
+  /** Class of each ASCII code unit, and of the other code units phrases use; 0 = in no phrase. */
+  readonly #asciiClass = new Uint8Array(128)
+  readonly #otherClass = new Map<number, number>()
+  /** First node on each node's output chain that ends a phrase (itself or a suffix), or -1. */
+  readonly #firstHit: Int32Array
+  /** For {@link scanFoldedAscii}: the class of each ASCII code unit once folded (upper case as lower, separators as a space). */
+  readonly #foldedClass = new Uint8Array(128)
 
-  /** Build the automaton; phrase `i` of `phrases` is reported as id `i`. Phrases must be distinct and non-empty. */
-  constructor(phrases: readonly string[]) {
+  /**
+   * Build the automaton; phrase `i` of `phrases` is reported as id `i`. Phrases
+   * must be distinct and non-empty. `dense: false` keeps the compact form
+   * whatever the size (for tests comparing the two).
+   */
+  constructor(phrases: readonly string[], options: { readonly dense?: boolean } = {}) {
     // Build with a Map per node, then compact.
     const children: Map<number, number>[] = [new Map()]
     const phraseAt: number[] = [-1]
@@ -64,6 +87,56 @@ export class AhoCorasick {
     this.#fail = new Int32Array(count)
     this.#output = new Int32Array(count).fill(-1)
     this.#link(children)
+    this.#firstHit = new Int32Array(count)
+    for (let node = 0; node < count; node++) {
+      this.#firstHit[node] = this.#phrase[node] >= 0 ? node : this.#output[node]
+    }
+    this.#width = this.#classify(phrases)
+    for (let code = 0; code < 128; code++) this.#foldedClass[code] = this.#asciiClass[foldAscii(code)]
+    this.#dense =
+      options.dense !== false && count * this.#width <= MAX_DENSE_ENTRIES
+        ? this.#compile(children)
+        : undefined
+  }
+
+  /** Numbers the code units phrases use (class 0: every other); returns the number of classes. */
+  #classify(phrases: readonly string[]): number {
+    let classes = 1
+    for (const phrase of phrases) {
+      for (let i = 0; i < phrase.length; i++) {
+        const code = phrase.charCodeAt(i)
+        if (code < 128) {
+          if (this.#asciiClass[code] === 0) this.#asciiClass[code] = classes++
+        } else if (!this.#otherClass.has(code)) this.#otherClass.set(code, classes++)
+      }
+    }
+    return classes
+  }
+
+  /** The dense table: breadth-first, a missing transition is the fail node's (already complete) one. */
+  #compile(children: readonly Map<number, number>[]): Uint16Array | Uint32Array {
+    const width = this.#width
+    const dense =
+      children.length > 0xffff
+        ? new Uint32Array(children.length * width)
+        : new Uint16Array(children.length * width)
+    const codeOf: number[] = new Array(width).fill(-1)
+    for (let code = 0; code < 128; code++) if (this.#asciiClass[code]) codeOf[this.#asciiClass[code]] = code
+    for (const [code, cls] of this.#otherClass) codeOf[cls] = code
+    const queue: number[] = [0]
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]
+      const row = node * width
+      const failRow = this.#fail[node] * width
+      for (let cls = 1; cls < width; cls++) {
+        const child = children[node].get(codeOf[cls])
+        if (child !== undefined) {
+          dense[row + cls] = child
+          queue.push(child)
+        } else dense[row + cls] = node === 0 ? 0 : dense[failRow + cls]
+      }
+    }
+    return dense
   }
 
   /** The child of `node` for `code`, or -1. */
@@ -95,6 +168,10 @@ export class AhoCorasick {
 
   /** Call `onMatch(id, start, end)` for every occurrence (overlapping ones too) in `text`. */
   scan(text: string, onMatch: (id: number, start: number, end: number) => void): void {
+    if (this.#dense) {
+      this.#scanDense(this.#dense, text, onMatch)
+      return
+    }
     const onlyCode = this.#onlyCode
     const onlyChild = this.#onlyChild
     const branches = this.#branches
@@ -119,4 +196,69 @@ export class AhoCorasick {
       }
     }
   }
+
+  /**
+   * The same as `scan(foldText(text).text, onMatch)` for a `text` of ASCII code
+   * units only, without building the folded text: upper-case letters read as
+   * lower case, and a run of whitespace, `-` and `_` as one space; offsets
+   * given to `onMatch` are in the folded text. Returns false, having reported
+   * nothing, when the automaton has no dense table (then fold and call `scan`).
+   */
+  scanFoldedAscii(text: string, onMatch: (id: number, start: number, end: number) => void): boolean {
+    const dense = this.#dense
+    if (!dense) return false
+    const width = this.#width
+    const foldedClass = this.#foldedClass
+    const firstHit = this.#firstHit
+    const output = this.#output
+    const phrase = this.#phrase
+    const lengths = this.#lengths
+    let node = 0
+    // Code units of the folded text read so far.
+    let n = 0
+    let lastWasSeparator = false
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i)
+      if (code === 0x20 || code === 0x2d || code === 0x5f || (code >= 0x09 && code <= 0x0d)) {
+        if (lastWasSeparator) continue
+        lastWasSeparator = true
+      } else lastWasSeparator = false
+      node = dense[node * width + foldedClass[code & 0x7f]]
+      n++
+      for (let hit = firstHit[node]; hit > 0; hit = output[hit]) {
+        const id = phrase[hit]
+        onMatch(id, n - lengths[id], n)
+      }
+    }
+    return true
+  }
+
+  #scanDense(
+    dense: Uint16Array | Uint32Array,
+    text: string,
+    onMatch: (id: number, start: number, end: number) => void,
+  ): void {
+    const width = this.#width
+    const asciiClass = this.#asciiClass
+    const otherClass = this.#otherClass
+    const firstHit = this.#firstHit
+    const output = this.#output
+    const phrase = this.#phrase
+    const lengths = this.#lengths
+    let node = 0
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i)
+      node = dense[node * width + (code < 128 ? asciiClass[code] : (otherClass.get(code) ?? 0))]
+      for (let hit = firstHit[node]; hit > 0; hit = output[hit]) {
+        const id = phrase[hit]
+        onMatch(id, i + 1 - lengths[id], i + 1)
+      }
+    }
+  }
+}
+
+/** An ASCII code unit as {@link foldText} folds it: separators (whitespace, `-`, `_`) to a space, upper case to lower. */
+function foldAscii(code: number): number {
+  if (code === 0x20 || code === 0x2d || code === 0x5f || (code >= 0x09 && code <= 0x0d)) return 0x20
+  return code >= 0x41 && code <= 0x5a ? code + 32 : code
 }

@@ -57,7 +57,7 @@ export class AllowList {
   filter(text: string, detections: Detection[]): Detection[] {
     if (this.empty || detections.length === 0) return detections
     const allowed: Array<[number, number]> = []
-    for (const hit of this.#terms.find(text, foldText(text))) allowed.push([hit.start, hit.end])
+    for (const hit of this.#terms.find(text)) allowed.push([hit.start, hit.end])
     for (const pattern of this.#patterns) {
       pattern.lastIndex = 0
       for (const match of text.matchAll(pattern)) {

@@ -118,7 +118,7 @@ export class BusinessDetector {
   }
 
   #findPhrases(text: string, out: Detection[]): void {
-    const hits = this.#phrases.find(text, foldText(text))
+    const hits = this.#phrases.find(text)
     const termHits: PhraseHit<PhraseEntry>[] = []
     const markingHits: PhraseHit<PhraseEntry>[] = []
     for (const hit of hits) {

@@ -111,9 +111,14 @@ function scoreAmount(text: string, start: number, end: number): { score: number;
   return { score: Math.round(Math.min(1, Math.max(0, score)) * 100) / 100, cues: cues.slice(0, 5) }
 }
 
+/** An ASCII digit: every amount holds one (`\d` is ASCII-only even with the `u` flag). */
+const DIGIT = /[0-9]/
+
 /** Every money amount in `text`, scored by context (callers apply their threshold). */
 export function findFinancialFigures(text: string): FinancialFigure[] {
   const figures: FinancialFigure[] = []
+  // Most prose has no digit at all: then the amount pattern (a look-behind at every position) has nothing to find.
+  if (!DIGIT.test(text)) return figures
   for (const match of text.matchAll(AMOUNT)) {
     const start = match.index ?? 0
     const end = start + match[0].length

@@ -1,5 +1,5 @@
 import { AhoCorasick } from './aho-corasick.js'
-import { type FoldedText, foldTerm } from './fold-text.js'
+import { type FoldedText, foldTerm, foldText } from './fold-text.js'
 import { isWholeWord } from './word-boundary.js'
 
 /** A phrase hit in original offsets, for the entries (of any caller type) that share the phrase. */
@@ -14,6 +14,9 @@ export interface PhraseHit<E> {
  * separators) and must match whole words in the original text; entries whose
  * phrases fold to the same text share one hit.
  */
+/** Only ASCII code units (the engine's scan is far cheaper than a loop here). */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/
+
 export class PhraseMatcher<E> {
   readonly #automaton: AhoCorasick
   readonly #entries: E[][] = []
@@ -42,15 +45,25 @@ export class PhraseMatcher<E> {
     return this.#entries.length === 0
   }
 
-  /** Every whole-word hit in `original` (whose fold is `folded`), overlapping ones included, by start. */
-  find(original: string, folded: FoldedText): PhraseHit<E>[] {
+  /**
+   * Every whole-word hit in `original`, overlapping ones included, by start.
+   * ASCII text is matched without folding it first (folded on the fly); the
+   * offsets are folded only when something matched.
+   */
+  find(original: string): PhraseHit<E>[] {
     const hits: PhraseHit<E>[] = []
     if (this.empty) return hits
-    this.#automaton.scan(folded.text, (id, foldedStart, foldedEnd) => {
+    let folded: FoldedText | undefined
+    const onMatch = (id: number, foldedStart: number, foldedEnd: number) => {
+      folded ??= foldText(original)
       const start = folded.starts[foldedStart]
       const end = folded.ends[foldedEnd - 1]
       if (isWholeWord(original, start, end)) hits.push({ start, end, entries: this.#entries[id] })
-    })
+    }
+    if (!ASCII_ONLY.test(original) || !this.#automaton.scanFoldedAscii(original, onMatch)) {
+      folded = foldText(original)
+      this.#automaton.scan(folded.text, onMatch)
+    }
     return hits.sort((a, b) => a.start - b.start || b.end - a.end)
   }
 }
