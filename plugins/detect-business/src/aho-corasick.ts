@@ -41,7 +41,7 @@ export class AhoCorasick {
   readonly #otherClass = new Map<number, number>()
   /** First node on each node's output chain that ends a phrase (itself or a suffix), or -1. */
   readonly #firstHit: Int32Array
-  /** For {@link scanFoldedAscii}: the class of each ASCII code unit once folded (upper case as lower, separators as a space). */
+  /** For {@link scanFolded}: the class of each ASCII code unit once folded (upper case as lower, separators as a space). */
   readonly #foldedClass = new Uint8Array(128)
 
   /**
@@ -198,17 +198,25 @@ export class AhoCorasick {
   }
 
   /**
-   * The same as `scan(foldText(text).text, onMatch)` for a `text` of ASCII code
-   * units only, without building the folded text: upper-case letters read as
-   * lower case, and a run of whitespace, `-` and `_` as one space; offsets
-   * given to `onMatch` are in the folded text. Returns false, having reported
-   * nothing, when the automaton has no dense table (then fold and call `scan`).
+   * The same as `scan(foldText(text).text, onMatch)` without building the
+   * folded text: ASCII is folded here (upper case as lower, a run of
+   * whitespace, `-` and `_` as one space), any other character by
+   * `foldOther` (one code point in, its folding out: `' '` for a separator,
+   * `''` for a lone mark), exactly as {@link foldText} does; offsets given to
+   * `onMatch` are in the folded text. Returns false, having reported nothing,
+   * when the automaton has no dense table (then fold and call `scan`).
    */
-  scanFoldedAscii(text: string, onMatch: (id: number, start: number, end: number) => void): boolean {
+  scanFolded(
+    text: string,
+    foldOther: (char: string) => string,
+    onMatch: (id: number, start: number, end: number) => void,
+  ): boolean {
     const dense = this.#dense
     if (!dense) return false
     const width = this.#width
     const foldedClass = this.#foldedClass
+    const asciiClass = this.#asciiClass
+    const otherClass = this.#otherClass
     const firstHit = this.#firstHit
     const output = this.#output
     const phrase = this.#phrase
@@ -216,19 +224,38 @@ export class AhoCorasick {
     let node = 0
     // Code units of the folded text read so far.
     let n = 0
-    let lastWasSeparator = false
-    for (let i = 0; i < text.length; i++) {
+    let lastWasSpace = false
+    for (let i = 0; i < text.length; ) {
       const code = text.charCodeAt(i)
-      if (code === 0x20 || code === 0x2d || code === 0x5f || (code >= 0x09 && code <= 0x0d)) {
-        if (lastWasSeparator) continue
-        lastWasSeparator = true
-      } else lastWasSeparator = false
-      node = dense[node * width + foldedClass[code & 0x7f]]
-      n++
-      for (let hit = firstHit[node]; hit > 0; hit = output[hit]) {
-        const id = phrase[hit]
-        onMatch(id, n - lengths[id], n)
+      if (code < 0x80) {
+        i++
+        if (code === 0x20 || code === 0x2d || code === 0x5f || (code >= 0x09 && code <= 0x0d)) {
+          if (lastWasSpace) continue
+          lastWasSpace = true
+        } else lastWasSpace = false
+        node = dense[node * width + foldedClass[code]]
+        n++
+        for (let hit = firstHit[node]; hit > 0; hit = output[hit]) {
+          const id = phrase[hit]
+          onMatch(id, n - lengths[id], n)
+        }
+        continue
       }
+      const low = code >= 0xd800 && code <= 0xdbff ? text.charCodeAt(i + 1) : 0
+      const size = low >= 0xdc00 && low <= 0xdfff ? 2 : 1
+      const folded = foldOther(text.slice(i, i + size))
+      i += size
+      if (folded === '' || (folded === ' ' && lastWasSpace)) continue
+      for (let k = 0; k < folded.length; k++) {
+        const unit = folded.charCodeAt(k)
+        node = dense[node * width + (unit < 0x80 ? asciiClass[unit] : (otherClass.get(unit) ?? 0))]
+        n++
+        for (let hit = firstHit[node]; hit > 0; hit = output[hit]) {
+          const id = phrase[hit]
+          onMatch(id, n - lengths[id], n)
+        }
+      }
+      lastWasSpace = folded === ' '
     }
     return true
   }

@@ -20,7 +20,8 @@ const CODE = `(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|RMB|INR|SEK|NOK|DKK|HKD|SGD|BRL
 const NUMBER = String.raw`\d{1,3}(?:[,.'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?`
 const SCALE = String.raw`(?:k|m|mm|mn|mln|mio\.?|mrd\.?|b|bn|t|tn|thousand|million|billion|trillion|millions|billions|lakh|crore)`
 const CURRENCY_WORD = `(?:dollars?|euros?|pounds?(?: sterling)?|yen|yuan|renminbi|rupees?|francs?|kronor|kroner|krona|bucks)`
-const AMOUNT = new RegExp(
+/** One money amount: a currency symbol or code before or after a number, with an optional scale. */
+export const AMOUNT = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:` +
     String.raw`(?:${SYMBOL}|${CODE})\s?(?:${NUMBER})(?:\s?${SCALE}(?![\p{L}]))?` +
     '|' +
@@ -111,15 +112,71 @@ function scoreAmount(text: string, start: number, end: number): { score: number;
   return { score: Math.round(Math.min(1, Math.max(0, score)) * 100) / 100, cues: cues.slice(0, 5) }
 }
 
-/** An ASCII digit: every amount holds one (`\d` is ASCII-only even with the `u` flag). */
-const DIGIT = /[0-9]/
+/** The amount pattern tried at one position only: where it matches, the same match as {@link AMOUNT}'s there. */
+const AMOUNT_AT = new RegExp(AMOUNT.source, 'iuy')
+/** Runs of ASCII digits: every amount's number starts one (`\d` is ASCII-only even with the `u` flag). */
+const DIGIT_RUN = /[0-9]+/g
+/** How far before its first digit an amount may start: `USD $` and a space. */
+const LEAD = 6
+/** Past this many digit runs, one pass of {@link AMOUNT} is cheaper than trying each. */
+const MAX_DIGIT_RUNS = 32
+
+/**
+ * Where an amount may start: not glued to a letter or digit before it (the
+ * pattern's look-behind), and not on ASCII whitespace or punctuation other
+ * than `$` (no alternative starts with one). A cheap check before a try.
+ */
+function mayStartAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at)
+  if (code < 0x80 && code !== 0x24 && !isAsciiAlnum(code)) return false
+  return at === 0 || !isAsciiAlnum(text.charCodeAt(at - 1))
+}
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a)
+}
+
+/**
+ * Every match of {@link AMOUNT} in `text`, in order, the same as
+ * `text.matchAll(AMOUNT)`: an amount's first digit starts a run of digits and
+ * lies at most {@link LEAD} characters after the amount's start, so only those
+ * positions are tried (most prose has no digit, or a handful of runs); a text
+ * of many digit runs gets the one full pass instead.
+ */
+export function amountMatches(text: string): RegExpExecArray[] {
+  const runs: number[] = []
+  DIGIT_RUN.lastIndex = 0
+  for (let run = DIGIT_RUN.exec(text); run; run = DIGIT_RUN.exec(text)) {
+    if (runs.length === MAX_DIGIT_RUNS) return [...text.matchAll(AMOUNT)]
+    runs.push(run.index)
+  }
+  const matches: RegExpExecArray[] = []
+  // Next position that may start a match: positions only grow, so each is tried at most once.
+  let at = 0
+  for (const digit of runs) {
+    at = Math.max(at, digit - LEAD)
+    while (at <= digit) {
+      if (!mayStartAt(text, at)) {
+        at++
+        continue
+      }
+      AMOUNT_AT.lastIndex = at
+      const match = AMOUNT_AT.exec(text)
+      if (!match) {
+        at++
+        continue
+      }
+      matches.push(match)
+      at += match[0].length
+    }
+  }
+  return matches
+}
 
 /** Every money amount in `text`, scored by context (callers apply their threshold). */
 export function findFinancialFigures(text: string): FinancialFigure[] {
   const figures: FinancialFigure[] = []
-  // Most prose has no digit at all: then the amount pattern (a look-behind at every position) has nothing to find.
-  if (!DIGIT.test(text)) return figures
-  for (const match of text.matchAll(AMOUNT)) {
+  for (const match of amountMatches(text)) {
     const start = match.index ?? 0
     const end = start + match[0].length
     figures.push({ start, end, ...scoreAmount(text, start, end) })

@@ -26,8 +26,8 @@ const MARKS = /\p{M}/gu
 const SEPARATOR = /^[\s\-_\u2010-\u2015\u2212\u00ad]$/u
 const nonAsciiFolds = new Map<string, string>()
 
-/** Fold one non-ASCII character; `' '` for separators, `''` for lone marks. */
-function foldChar(char: string): string {
+/** Fold one non-ASCII character (one code point); `' '` for separators, `''` for lone marks. */
+export function foldChar(char: string): string {
   let folded = nonAsciiFolds.get(char)
   if (folded !== undefined) return folded
   if (SEPARATOR.test(char)) folded = ' '

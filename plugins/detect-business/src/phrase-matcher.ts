@@ -1,5 +1,5 @@
 import { AhoCorasick } from './aho-corasick.js'
-import { type FoldedText, foldTerm, foldText } from './fold-text.js'
+import { type FoldedText, foldChar, foldTerm, foldText } from './fold-text.js'
 import { isWholeWord } from './word-boundary.js'
 
 /** A phrase hit in original offsets, for the entries (of any caller type) that share the phrase. */
@@ -14,15 +14,19 @@ export interface PhraseHit<E> {
  * separators) and must match whole words in the original text; entries whose
  * phrases fold to the same text share one hit.
  */
-/** Only ASCII code units (the engine's scan is far cheaper than a loop here). */
-const ASCII_ONLY = /^[^\u0080-\uffff]*$/
-
 export class PhraseMatcher<E> {
   readonly #automaton: AhoCorasick
   readonly #entries: E[][] = []
 
-  /** `phraseOf(entry)` lists the phrases of an entry (a term and its aliases). */
-  constructor(entries: readonly E[], phrasesOf: (entry: E) => readonly string[]) {
+  /**
+   * `phraseOf(entry)` lists the phrases of an entry (a term and its aliases).
+   * `dense: false` keeps the automaton compact (fold first, then match) whatever its size, for tests.
+   */
+  constructor(
+    entries: readonly E[],
+    phrasesOf: (entry: E) => readonly string[],
+    options: { readonly dense?: boolean } = {},
+  ) {
     const ids = new Map<string, number>()
     for (const entry of entries) {
       for (const phrase of phrasesOf(entry)) {
@@ -37,7 +41,7 @@ export class PhraseMatcher<E> {
         if (!this.#entries[id].includes(entry)) this.#entries[id].push(entry)
       }
     }
-    this.#automaton = new AhoCorasick([...ids.keys()])
+    this.#automaton = new AhoCorasick([...ids.keys()], options)
   }
 
   /** True when no phrase was compiled. */
@@ -47,7 +51,7 @@ export class PhraseMatcher<E> {
 
   /**
    * Every whole-word hit in `original`, overlapping ones included, by start.
-   * ASCII text is matched without folding it first (folded on the fly); the
+   * The text is folded on the fly while it is matched (no folded copy); its
    * offsets are folded only when something matched.
    */
   find(original: string): PhraseHit<E>[] {
@@ -60,7 +64,7 @@ export class PhraseMatcher<E> {
       const end = folded.ends[foldedEnd - 1]
       if (isWholeWord(original, start, end)) hits.push({ start, end, entries: this.#entries[id] })
     }
-    if (!ASCII_ONLY.test(original) || !this.#automaton.scanFoldedAscii(original, onMatch)) {
+    if (!this.#automaton.scanFolded(original, foldChar, onMatch)) {
       folded = foldText(original)
       this.#automaton.scan(folded.text, onMatch)
     }
