@@ -114,6 +114,54 @@ describe('ordinary words, headings and counts are not personal data', () => {
   })
 })
 
+describe('things, works, terms and labels named like people or firms', () => {
+  // Classes found on the tuning part of the benign prompts (0.5.0): none of these is personal data.
+  it('reads no person or firm in works, artworks, things, places and events', () => {
+    for (const text of [
+      'Who painted the Mona Lisa?',
+      'Summarise the Harry Potter series in three sentences.',
+      'Explain the ending of the movie Shutter Island.',
+      'What makes the Starry Night painting so famous?',
+      'Why did the Western Roman Empire fall?',
+      'How far away is the Andromeda Galaxy?',
+      'Describe the causes of the Irish Potato Famine.',
+      'How does the Coriolis effect shape hurricanes?',
+      'In quale città si trova la Torre Eiffel?',
+      'Explain the significance of the Rosetta Stone.',
+      'What is the seating capacity of Madison Square Garden?',
+      'Tell me about the history of the Roman Republic.',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('reads no organisation in acronyms of terms, and no name in teams or field labels', () => {
+    for (const text of [
+      'Write a function for the greatest common divisor (GCD) of two numbers.',
+      'Why is AC used instead of DC in homes?',
+      'Explain cognitive behavioural therapy (CBT) in simple terms.',
+      'Room: 12ft x 15ft, Budget: $3,000, Style: Scandinavian. Suggest a layout.',
+      'Who did the Broncos beat in the AFC Championship game?',
+      'Which league do the Carolina Panthers play in?',
+    ])
+      assert.deepEqual(found(text), [], text)
+  })
+
+  it('still finds the people next to those words', () => {
+    const cases: [string, string[]][] = [
+      ['It is a famous John Wyndham novel.', ['PERSON:John Wyndham']],
+      ['Emma Stone and Jude Law starred in it.', ['PERSON:Emma Stone', 'PERSON:Jude Law']],
+      ['At 6pm, a wrap from day one of the Luke Batty inquest.', ['PERSON:Luke Batty']],
+      ['Imagine you are Leonardo da Vinci painting the Mona Lisa.', ['PERSON:Leonardo da Vinci']],
+      ['Ask the Smith family about it.', ['PERSON:Smith']],
+      ['Bill Gates and the Broncos.', ['PERSON:Bill Gates']],
+      ['Madison ran 1200 meters and Gigi ran 2400 meters.', ['PERSON:Gigi']],
+      ['Wakati Julia alipika chakula, Julia alifurahi.', ['PERSON:Julia', 'PERSON:Julia']],
+      ['The National Science Foundation (NSF) funds it.', ['ORGANIZATION:National Science Foundation']],
+    ]
+    for (const [text, expected] of cases) assert.deepEqual(found(text), expected, text)
+  })
+})
+
 describe('social handles in any casing', () => {
   it('finds a whole handle with digits and underscores, also in all-lower-case text', () => {
     assert.deepEqual(found('@andy_carey151 thanks for the help'), ['PERSON:andy_carey151'])

@@ -14,6 +14,19 @@ const BENIGN = [
   'Why did the server software crash during Corona?',
   'Veuillez répondre à la question suivante : quelle est la capitale de la Norvège ?',
   '## Clarity Over Jargon\nKeep each heading short.',
+  // Classes fixed in 0.5.0: works and artworks, things and events, acronyms of terms, teams, field labels.
+  'Who painted the Mona Lisa?',
+  'Summarise the Harry Potter series in three sentences.',
+  'Explain the ending of the movie Shutter Island.',
+  'Why did the Western Roman Empire fall?',
+  'Describe the causes of the Irish Potato Famine.',
+  'How does the Coriolis effect shape hurricanes?',
+  'In quale città si trova la Torre Eiffel?',
+  'Explain the significance of the Rosetta Stone.',
+  'Write a function for the greatest common divisor (GCD) of two numbers.',
+  'Why is AC used instead of DC in homes?',
+  'Room: 12ft x 15ft, Budget: $3,000, Style: Scandinavian. Suggest a layout.',
+  'Who did the Broncos beat in the AFC Championship game?',
 ]
 
 describe('strict and standard on prompts without personal data', () => {

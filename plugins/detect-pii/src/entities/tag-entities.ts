@@ -33,6 +33,7 @@ import {
   tagWithModel,
   withHandles,
 } from './model-tagger.js'
+import { withoutNonNames } from './not-names.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
 
 const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
@@ -409,7 +410,18 @@ export function tagEntities(
     const to = tokenAt(tokens, d.end - 1, true)
     return !isTechnology(tokens, from, to, flagsOf) && !isEveryday(tokens, from, to, flagsOf)
   })
-  return withHandles(mergeRules(found, rules, tokens, skip), findHandles(text, tokens, skip))
+  const merged = withoutNonNames(
+    text,
+    units,
+    tokens,
+    mergeRules(found, rules, tokens, skip),
+    (key) => flagsOfWord(lexicon, key),
+    (d) => ({
+      from: tokenAt(tokens, d.start),
+      to: tokenAt(tokens, d.end - 1, true),
+    }),
+  )
+  return withHandles(merged, findHandles(text, tokens, skip))
 }
 
 /** Index of the token that starts at or after `offset`, or with `last`, the last token that starts at or before it. */
