@@ -9,7 +9,8 @@
  * record before it.
  */
 import type { AuditHead, AuditRecord } from '../storage/store.js'
-import { canonicalJson, sha256Hex } from './digest.js'
+import { sha256Hex } from './digest.js'
+import { canonicalRecordJson } from './record-json.js'
 
 /** `prev_hash` of the first record. */
 export const GENESIS_HASH = '0'.repeat(64)
@@ -19,8 +20,8 @@ export type AuditEntry = Omit<AuditRecord, 'seq' | 'prev_hash' | 'hash'>
 
 /** The hash a record must carry: over every field except `hash` itself. */
 export function hashRecord(record: Omit<AuditRecord, 'hash'> | AuditRecord): string {
-  const { hash: _ignored, ...content } = record as AuditRecord
-  return sha256Hex(canonicalJson(content))
+  // The same bytes as canonicalJson(record without `hash`), without copying the record (record-json.ts).
+  return sha256Hex(canonicalRecordJson(record, 'hash'))
 }
 
 /** Chain `entries` after `head` (the empty chain when undefined): number them and link their hashes. */
@@ -43,15 +44,17 @@ export function sealEach(
   let seq = head?.seq ?? 0
   let prevHash = head?.hash ?? GENESIS_HASH
   return entries.map((entry) => {
-    const content = { seq: seq + 1, ...entry, prev_hash: prevHash }
+    const record = { seq: seq + 1, ...entry, prev_hash: prevHash } as AuditRecord
     let hash: string
     try {
-      hash = hashRecord(content)
+      hash = hashRecord(record)
     } catch {
       return undefined
     }
     seq += 1
     prevHash = hash
-    return { ...content, hash }
+    // Same key order as before (`hash` last), without a second copy.
+    record.hash = hash
+    return record
   })
 }

@@ -1,0 +1,180 @@
+/**
+ * RFC 8785 canonical JSON of audit records, byte for byte what
+ * `canonicalize` (digest.ts's {@link canonicalJson}) writes, without its
+ * generic costs on the hot path: the record's keys, and those of a call's
+ * `detail`, decisions and finding counts, have a known set, so their sorted
+ * order is written once here and an object with exactly that key set is
+ * written in it (no sort, no `seen` set, no per-string surrogate scan in JS).
+ * Any other object sorts its keys as `canonicalize` does; anything that is not
+ * plain JSON data (a `toJSON`, NaN, a lone surrogate, a cycle) is handed to
+ * `canonicalize` itself, so edge cases give its answer or its error.
+ *
+ * `host/test/audit/record-json.test.ts` checks it against `canonicalize` on
+ * random records and random JSON values.
+ */
+import canonicalize from 'canonicalize'
+
+/** Key sets whose sorted order is known (UTF-16 code unit order, as RFC 8785 sorts). */
+const KNOWN_SHAPES: readonly (readonly string[])[] = [
+  // An audit record, with and without its `hash`.
+  [
+    'action',
+    'actor',
+    'agent_id',
+    'classification',
+    'detail',
+    'hash',
+    'id',
+    'kind',
+    'outcome',
+    'pipeline_id',
+    'pipeline_version',
+    'prev_hash',
+    'request_id',
+    'seq',
+    'session_id',
+    'status',
+    'time',
+    'token_id',
+  ],
+  [
+    'action',
+    'actor',
+    'agent_id',
+    'classification',
+    'detail',
+    'id',
+    'kind',
+    'outcome',
+    'pipeline_id',
+    'pipeline_version',
+    'prev_hash',
+    'request_id',
+    'seq',
+    'session_id',
+    'status',
+    'time',
+    'token_id',
+  ],
+  // A call's detail (call-entry.ts).
+  ['chain', 'decisions', 'duration_ms', 'findings', 'mode', 'model', 'request_sha256', 'steps_run', 'vendor'],
+  // One decision, one finding count.
+  ['code', 'enforced', 'error', 'ms', 'phase', 'step', 'verdict'],
+  ['count', 'level', 'phase', 'step', 'type'],
+]
+
+interface Shape {
+  readonly keys: readonly string[]
+  /** `"key":` of each key, in order. */
+  readonly prefixes: readonly string[]
+}
+
+const SHAPES_BY_SIZE = new Map<number, Shape[]>()
+for (const keys of KNOWN_SHAPES) {
+  const sorted = [...keys].sort()
+  if (sorted.some((k, i) => k !== keys[i])) throw new Error(`record-json: shape ${keys} is not sorted`)
+  const list = SHAPES_BY_SIZE.get(keys.length) ?? []
+  list.push({ keys, prefixes: keys.map((k) => `${JSON.stringify(k)}:`) })
+  SHAPES_BY_SIZE.set(keys.length, list)
+}
+
+/** `String.prototype.isWellFormed` (Node 20; not in this project's TypeScript lib). */
+type WellFormed = string & { isWellFormed(): boolean }
+
+const ownEnumerable = Object.prototype.propertyIsEnumerable
+/** Deeper than this, `canonicalize` takes over (it detects cycles). */
+const MAX_DEPTH = 64
+
+function knownShape(value: object, keys: readonly string[]): Shape | undefined {
+  const candidates = SHAPES_BY_SIZE.get(keys.length)
+  if (!candidates) return undefined
+  next: for (const shape of candidates) {
+    // As many keys as Object.keys lists, each an own enumerable one: the same key set.
+    for (const key of shape.keys) if (!ownEnumerable.call(value, key)) continue next
+    return shape
+  }
+  return undefined
+}
+
+/** A string as `canonicalize` writes it (it refuses lone surrogates). */
+function stringJson(text: string): string | undefined {
+  return (text as WellFormed).isWellFormed() ? JSON.stringify(text) : canonicalize(text)
+}
+
+function valueJson(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return stringJson(value)
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : canonicalize(value)
+    case 'object':
+      if (value === null) return 'null'
+      return objectJson(value, depth)
+    default:
+      return canonicalize(value)
+  }
+}
+
+function objectJson(value: object, depth: number, omit?: string): string | undefined {
+  if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    if (omit === undefined) return canonicalize(value)
+    // As `const { hash, ...rest } = record` would: own enumerable keys, no toJSON from a prototype.
+    const { [omit]: _omitted, ...rest } = value as Record<string, unknown>
+    return canonicalize(rest)
+  }
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ','
+      // canonicalize maps over the array and joins: a hole, or a value with no JSON text, writes nothing.
+      if (!(i in value)) continue
+      const item = value[i]
+      out += item === undefined || typeof item === 'symbol' ? 'null' : (valueJson(item, depth + 1) ?? '')
+    }
+    return `${out}]`
+  }
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  const shape = knownShape(record, keys)
+  let out = '{'
+  let first = true
+  if (shape) {
+    for (let i = 0; i < shape.keys.length; i++) {
+      const key = shape.keys[i]!
+      if (key === omit) continue
+      const item = record[key]
+      if (item === undefined || typeof item === 'symbol') continue
+      if (!first) out += ','
+      first = false
+      out += shape.prefixes[i]! + valueJson(item, depth + 1)
+    }
+  } else {
+    keys.sort()
+    for (const key of keys) {
+      if (key === omit) continue
+      const item = record[key]
+      if (item === undefined || typeof item === 'symbol') continue
+      if (!first) out += ','
+      first = false
+      out += `${stringJson(key)}:${valueJson(item, depth + 1)}`
+    }
+  }
+  return `${out}}`
+}
+
+/**
+ * RFC 8785 canonical JSON of `value`, the same bytes as `canonicalize(value)`;
+ * throws where it throws (NaN, Infinity, lone surrogates, cycles). With
+ * `omit`, a top-level object is written without that key (a record's `hash`),
+ * as if it had been removed first.
+ */
+export function canonicalRecordJson(value: unknown, omit?: string): string {
+  const text =
+    omit !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? objectJson(value, 0, omit)
+      : valueJson(value, 0)
+  if (text === undefined) throw new TypeError('value has no JSON form')
+  return text
+}
