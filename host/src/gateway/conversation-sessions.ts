@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { KeyValueStore, Vendor } from '@gov/core'
+import { type KeyValueStore, TextCache, type Vendor } from '@gov/core'
 
 /** How long gov remembers which session a stored response belongs to (the provider keeps them 30 days). */
 const RESPONSE_TTL_MS = 30 * 24 * 3_600_000
@@ -31,6 +31,8 @@ const THREAD_TTL_MS = 24 * 3_600_000
  *   ids and tool results, so a client that re-encodes messages (a string for a
  *   text block, merged text blocks) still matches, and two conversations share a
  *   session only if their histories are the same up to a model answer.
+ *   The fingerprint is a hash over each message's digest, and the digests are
+ *   cached per message, so a turn costs its new messages, not the history.
  * - Chat Completions: no derivation (a call without `X-Gov-Session` stays in the agent-wide scope).
  */
 export class ConversationSessions {
@@ -120,13 +122,15 @@ export class ConversationSessions {
     }
     const messages = Array.isArray(body.messages) ? body.messages : []
     const lastAnswer = messages.findLastIndex((m) => isObject(m) && m.role === 'assistant')
-    // One running hash over the system prompt and the messages; its digest before the last
-    // answer, extended by that answer, is what remember() stored for the call that gave it.
-    const running = createHash('sha256').update(JSON.stringify(['system', textOf(body.system)]))
+    // One running hash over the system prompt's digest and each message's digest; its digest
+    // before the last answer, extended by that answer, is what remember() stored for the call
+    // that gave it. Each digest comes from the digest cache, so a turn costs its new messages.
+    const running = createHash('sha256').update(partsDigest(['system', textOf(body.system)]))
     let upToAnswer: string | undefined
     messages.forEach((message, k) => {
-      if (k === lastAnswer) upToAnswer = extend(running.copy().digest('base64url'), message)
-      running.update(JSON.stringify(canonical(message)))
+      const digest = messageDigest(message)
+      if (k === lastAnswer) upToAnswer = extendBy(running.copy().digest('base64url'), digest)
+      running.update(digest)
     })
     this.#histories.set(body, running.digest('base64url'))
     const container = typeof body.container === 'string' ? body.container : idOf(body.container)
@@ -164,10 +168,57 @@ function readHeld(value: string | undefined): { session: string; tools: string[]
 
 /** The fingerprint of a history (a digest) extended by one message. */
 function extend(history: string, message: unknown): string {
-  return createHash('sha256')
-    .update(history)
-    .update(JSON.stringify(canonical(message)))
-    .digest('base64url')
+  return extendBy(history, messageDigest(message))
+}
+
+function extendBy(history: string, digest: Buffer): string {
+  return createHash('sha256').update(history).update(digest).digest('base64url')
+}
+
+/**
+ * SHA-256 of each message's identifying parts (their JSON), found again by
+ * those parts without hashing them: a client resends the whole conversation
+ * every turn, and each earlier message is then a cache hit (a sampled pre-key
+ * and an exact string compare, `TextCache`). Shared by agents: a digest is a
+ * function of the message alone; every stored key still carries the agent.
+ * Bounded by entries and bytes.
+ */
+const digests = new TextCache<Buffer>({ max: 16_384, maxBytes: 32 * 1024 * 1024, sizeOfValue: () => 96 })
+
+function messageDigest(message: unknown): Buffer {
+  return partsDigest(canonical(message))
+}
+
+function partsDigest(parts: readonly unknown[]): Buffer {
+  const key = cacheKey(parts)
+  const known = key === undefined ? undefined : digests.get(key)
+  if (known) return known
+  const digest = createHash('sha256').update(JSON.stringify(parts)).digest()
+  if (key !== undefined) digests.set(key, digest)
+  return digest
+}
+
+/**
+ * The parts of a message as one string that names them exactly: every string
+ * prefixed by its length, every list by its count (`[n|`), so two different
+ * part lists never give the same key. Undefined for parts that are not
+ * strings or lists of strings (digested without the cache).
+ */
+function cacheKey(parts: readonly unknown[]): string | undefined {
+  let key = ''
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      key += `${part.length}:${part}`
+      continue
+    }
+    if (!Array.isArray(part)) return undefined
+    key += `[${part.length}|`
+    for (const field of part) {
+      if (typeof field !== 'string') return undefined
+      key += `${field.length}:${field}`
+    }
+  }
+  return key
 }
 
 /**

@@ -63,6 +63,51 @@ describe('ConversationSessions', () => {
     )
   })
 
+  it('continues a 30-turn history turn after turn, and only the exact history (message digests are cached)', async () => {
+    const sessions = new ConversationSessions(new MemoryKv())
+    const long = (n: number) => `${'word '.repeat(1000)}${n}`
+    const messages: Record<string, unknown>[] = []
+    let session: string | undefined
+    for (let t = 0; t < 30; t++) {
+      messages.push({ role: 'user', content: long(t) })
+      const body = { system: 'be brief', messages: structuredClone(messages) }
+      const reply = answer(`answer ${t} ${long(t + 100)}`)
+      const got = await turn(sessions, 'a', body, reply, `r${t}`)
+      // Turn 1 starts the session; every later turn continues it.
+      assert.equal(got, session ?? 'thread:r0')
+      session = got
+      messages.push({ role: 'assistant', content: reply.content })
+    }
+    messages.push({ role: 'user', content: 'one more' })
+    assert.equal(await sessions.derive('a', 'anthropic', { system: 'be brief', messages }, 'x1'), session)
+    // One character changed in an earlier message, away from any sampled position of the
+    // cache's pre-key (the second of 5 000): a different history, a session of its own.
+    const edited = structuredClone(messages)
+    const text = edited[10]!.content as string
+    const changed = `${text[0]}W${text.slice(2)}`
+    assert.equal(changed.length, text.length)
+    edited[10]!.content = changed
+    assert.equal(
+      await sessions.derive('a', 'anthropic', { system: 'be brief', messages: edited }, 'x2'),
+      'thread:x2',
+    )
+    // Parts that would read alike if joined without lengths: still different messages.
+    const blocks = structuredClone(messages)
+    blocks[10] = {
+      role: 'user',
+      content: [
+        { type: 'text', text: `${text}` },
+        { type: 'image', id: '' },
+      ],
+    }
+    assert.equal(
+      await sessions.derive('a', 'anthropic', { system: 'be brief', messages: blocks }, 'x3'),
+      'thread:x3',
+    )
+    // The original history still continues (the cache did not keep the edited texts in its place).
+    assert.equal(await sessions.derive('a', 'anthropic', { system: 'be brief', messages }, 'x4'), session)
+  })
+
   it('follows a held thread by previous_message_id, with the tools of the turn that sent them', async () => {
     const sessions = new ConversationSessions(new MemoryKv())
     const create = { thread: { type: 'create' }, messages: [{ role: 'user', content: 'go' }] }
