@@ -406,8 +406,7 @@ function judge(
     const firstFlags = flagsOf(first)
     // "Emma Stone", "Mr. Park": a first name or a title before a surname-like head is a person's name.
     const fullName =
-      person &&
-      ((to === from + 1 && firstFlags & FIRST && lastFlags & (FIRST | LAST)) || firstFlags & TITLE)
+      person && ((to === from + 1 && firstFlags & FIRST && lastFlags & (FIRST | LAST)) || firstFlags & TITLE)
     if (!fullName && THING_HEADS.has(last.key) && !(lastFlags & ORG_SUFFIX)) return 'drop'
     // Head first, as in the Romance and other languages: "Torre Eiffel", "Mercado del Grainger".
     if (person && THING_HEADS_FIRST.has(first.key)) return 'drop'
