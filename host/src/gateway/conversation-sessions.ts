@@ -189,12 +189,26 @@ function messageDigest(message: unknown): Buffer {
   return partsDigest(canonical(message))
 }
 
+/** Cache tags of a message that is one text by a common role: its text is the whole key. */
+const TEXT_TAGS: ReadonlyMap<unknown, number> = new Map([
+  ['user', 1],
+  ['assistant', 2],
+  ['system', 3],
+])
+
 function partsDigest(parts: readonly unknown[]): Buffer {
-  const key = cacheKey(parts)
-  const known = key === undefined ? undefined : digests.get(key)
+  // Most messages are one text by a common role: that text (already a flat string) is the key,
+  // the role its tag; any other message is keyed by all its parts (tag 0).
+  const only = parts.length === 2 && Array.isArray(parts[1]) ? (parts[1] as unknown[]) : undefined
+  const tag =
+    only?.length === 2 && only[0] === 'text' && typeof only[1] === 'string'
+      ? (TEXT_TAGS.get(parts[0]) ?? 0)
+      : 0
+  const key = tag ? (only![1] as string) : cacheKey(parts)
+  const known = key === undefined ? undefined : digests.get(key, tag)
   if (known) return known
   const digest = createHash('sha256').update(JSON.stringify(parts)).digest()
-  if (key !== undefined) digests.set(key, digest)
+  if (key !== undefined) digests.set(key, digest, tag)
   return digest
 }
 
