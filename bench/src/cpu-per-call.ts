@@ -8,17 +8,19 @@
  * Scenarios (every one with the agent on the empty pipeline: preset `standard`,
  * every step disabled, so what is measured is gov itself):
  * - `openai-1`, `anthropic-1`: new 1-turn calls (a new ~1 KB prompt each).
- * - `openai-conv`, `anthropic-conv`: `--conversations` conversations of
- *   `--turns` turns, each turn resending the whole history with the answers the
- *   provider gave (no `X-Gov-Session`: for Anthropic gov derives the session
- *   from the history); CPU per call over the last 10 turns.
+ * - `openai-conv`, `anthropic-conv`: turn `--turns` of a conversation. Before
+ *   measuring, `--conversations` conversations of `--turns` − 1 turns are played
+ *   turn by turn (each resending the whole history with the answers the
+ *   provider gave; no `X-Gov-Session`, so for Anthropic gov derives the session
+ *   from the history); each measured call is one of those histories plus a new
+ *   user turn (`--conversation-calls` per measurement).
  *
  * Rounds alternate builds and scenarios (`--reps` rounds), so a burst of other
  * work on the machine hits every build alike.
  *
  * Options: `--builds label=path,…` (path to a host `dist/src/index.js`, or
  * `@gov/host`; default `current=@gov/host`), `--calls` (1-turn calls per
- * measurement, 1 500), `--turns` (50), `--conversations` (4), `--concurrency`
+ * measurement, 1 500), `--turns` (50), `--conversations` (4), `--conversation-calls` (200), `--concurrency`
  * (4), `--reps` (3), `--scenarios` (all four), `--node-flags` (e.g. `--cpu-prof`).
  */
 import { type ChildProcess } from 'node:child_process'
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '1500' },
     turns: { type: 'string', default: '50' },
     conversations: { type: 'string', default: '4' },
+    'conversation-calls': { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '4' },
     reps: { type: 'string', default: '3' },
     scenarios: { type: 'string', default: 'openai-1,anthropic-1,openai-conv,anthropic-conv' },
@@ -56,7 +59,7 @@ const CONVERSATIONS = Number(values.conversations)
 const CONCURRENCY = Number(values.concurrency)
 const REPS = Number(values.reps)
 const SCENARIOS = values.scenarios.split(',').filter(Boolean)
-const LAST = Math.min(10, TURNS)
+const CONV_CALLS = Number(values['conversation-calls'])
 
 const parts = buildPromptParts()
 let nextPrompt = 1_000
@@ -216,25 +219,43 @@ async function oneTurn(gov: Gov, vendor: Vendor, count: number): Promise<number>
   return ((await gov.cpu()) - before) / count
 }
 
-/** `CONVERSATIONS` conversations side by side; gov CPU µs per call over their last `LAST` turns. */
-async function conversations(gov: Gov, vendor: Vendor): Promise<number> {
-  const histories: Message[][] = Array.from({ length: CONVERSATIONS }, () => [])
-  let before = 0
-  for (let turn = 1; turn <= TURNS; turn++) {
-    if (turn === TURNS - LAST + 1) before = await gov.cpu()
+/** Per gov and vendor: conversations of `TURNS - 1` answered turns, played once before measuring. */
+const histories = new Map<string, Message[][]>()
+
+/** Play `CONVERSATIONS` conversations of `TURNS - 1` turns (the history every measured turn resends). */
+async function prepareConversations(gov: Gov, vendor: Vendor): Promise<void> {
+  const played: Message[][] = Array.from({ length: CONVERSATIONS }, () => [])
+  for (let turn = 1; turn < TURNS; turn++) {
     await Promise.all(
-      histories.map(async (history) => {
+      played.map(async (history) => {
         history.push(userTurn())
         history.push(await call(gov, vendor, history))
       }),
     )
   }
-  return ((await gov.cpu()) - before) / (LAST * CONVERSATIONS)
+  histories.set(`${gov.label}\t${vendor}`, played)
+}
+
+/**
+ * `count` calls of turn `TURNS`: one of the prepared histories (seen by gov
+ * already, turn by turn) plus a new user turn, `CONCURRENCY` at a time; gov CPU µs per call.
+ */
+async function conversationTurns(gov: Gov, vendor: Vendor, count: number): Promise<number> {
+  const played = histories.get(`${gov.label}\t${vendor}`)!
+  const before = await gov.cpu()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let k = next++; k < count; k = next++)
+        await call(gov, vendor, [...played[k % played.length]!, userTurn()])
+    }),
+  )
+  return ((await gov.cpu()) - before) / count
 }
 
 async function measure(gov: Gov, scenario: string): Promise<number> {
   const [vendor, kind] = scenario.split('-') as [Vendor, string]
-  return kind === 'conv' ? conversations(gov, vendor) : oneTurn(gov, vendor, CALLS)
+  return kind === 'conv' ? conversationTurns(gov, vendor, CONV_CALLS) : oneTurn(gov, vendor, CALLS)
 }
 
 function median(xs: number[]): number {
@@ -256,6 +277,8 @@ try {
   for (const gov of govs) {
     await oneTurn(gov, 'openai', 300)
     await oneTurn(gov, 'anthropic', 300)
+    for (const vendor of ['openai', 'anthropic'] as const)
+      if (SCENARIOS.includes(`${vendor}-conv`)) await prepareConversations(gov, vendor)
   }
   const results = new Map<string, number[]>()
   for (let rep = 0; rep < REPS; rep++) {
@@ -272,7 +295,7 @@ try {
   const lines = [
     `# gov CPU per call (bench:cpu), ${new Date().toISOString()}`,
     '',
-    `Tree ${commitLabel()}; ${loadLabel()}; empty pipeline; ${CALLS} 1-turn calls per measurement, ${CONVERSATIONS} conversations of ${TURNS} turns (last ${LAST} measured), concurrency ${CONCURRENCY}, ${REPS} rounds.`,
+    `Tree ${commitLabel()}; ${loadLabel()}; empty pipeline; per measurement ${CALLS} 1-turn calls or ${CONV_CALLS} calls of turn ${TURNS} (${CONVERSATIONS} histories played turn by turn first, each call one of them plus a new user turn); concurrency ${CONCURRENCY}; ${REPS} rounds.`,
     '',
     `| scenario | ${govs.map((g) => `${g.label}: median µs (rounds)`).join(' | ')} |`,
     `|---|${govs.map(() => '---:').join('|')}|`,
