@@ -142,6 +142,7 @@ describe('things, works, terms and labels named like people or firms', () => {
       'Room: 12ft x 15ft, Budget: $3,000, Style: Scandinavian. Suggest a layout.',
       'Who did the Broncos beat in the AFC Championship game?',
       'Which league do the Carolina Panthers play in?',
+      'How do exchange-traded notes differ from ETFs?',
     ])
       assert.deepEqual(found(text), [], text)
   })

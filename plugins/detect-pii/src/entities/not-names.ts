@@ -21,8 +21,9 @@ import type { Token } from './tokenize.js'
  * - works: "the Harry Potter series", "the movie … Shutter Island" (not "a
  *   John Wyndham novel": a first name and a non-dictionary surname are the author);
  * - acronyms of terms: two letters ("AC", "DC") unless "the" names a body ("the
- *   EU"), and an acronym in brackets after the lower-case words it abbreviates
- *   ("greatest common divisor (GCD)");
+ *   EU"), an acronym in brackets after the lower-case words it abbreviates
+ *   ("greatest common divisor (GCD)"), a plural acronym ("ETFs", "DVDs"; also
+ *   a Danish genitive such as "FNs", which is lost);
  * - a field label: "Budget: $3,000";
  * - an unknown word at a sentence start before a known first name is cut off
  *   ("Wakati Julia" → "Julia");
@@ -436,6 +437,8 @@ function judge(
     if (first.key.length <= 2 && !(before && before.key === 'the')) return 'drop'
     if (definesTerm(text, tokens, from)) return 'drop'
   }
+  // A plural acronym is a term, not a name: "ETFs", "DVDs", "NPCs".
+  if (single && pluralAcronym(text, first)) return 'drop'
   // A field label: "Budget: $3,000".
   if (
     single &&
@@ -494,4 +497,10 @@ function definesTerm(text: string, tokens: readonly Token[], at: number): boolea
 function sentenceBefore(head: string, word: string): boolean {
   const before = head.slice(0, head.lastIndexOf(word)).replace(/[ \t]+$/, '')
   return before === '' || /[.!?:\n]$/.test(before)
+}
+
+/** True for two or more capitals and a lower-case plural "s" ("DVDs", "ETFs"). */
+function pluralAcronym(text: string, t: Token): boolean {
+  const word = text.slice(t.start, t.end)
+  return /^\p{Lu}{2,}s$/u.test(word)
 }
