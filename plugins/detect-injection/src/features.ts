@@ -1,7 +1,7 @@
 /**
  * Hashed features for the linear model: character 3- to 5-grams of the
  * lower-cased text (with spaces collapsed and padded, so word edges count)
- * plus word unigrams and bigrams. The same code runs in training and at
+ * plus word unigrams, bigrams and trigrams. The same code runs in training and at
  * request time, so the two cannot drift apart.
  *
  * On the hot path the prepared text is never built as a string: its character
@@ -14,6 +14,7 @@ const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
 const WORD_SEED = 0x9747b28c
 const BIGRAM_SEED = 0x5bd1e995
+const TRIGRAM_SEED = 0x2c1b3c6d
 
 /** Lower-case and collapse whitespace; pads with one space on each side. The reference for {@link prepareFeatureCodes}. */
 export function prepareFeatureText(text: string): string {
@@ -30,8 +31,9 @@ export class FeatureScratch {
   /** Make room for a text of `length` characters (prepared length ≤ length + 2). */
   reserve(length: number): void {
     if (this.codes.length < length + 2) this.codes = new Uint16Array(length + 2 + (length >> 2))
-    // Each position starts at most three character n-grams; each word adds at most two.
-    const features = 4 * (length + 2) + 4
+    // Each position starts at most three character n-grams; each word (two positions with
+    // its separator) adds at most three word n-grams.
+    const features = 5 * (length + 2) + 4
     if (this.features.length < features) this.features = new Int32Array(features + (features >> 2))
   }
 }
@@ -102,7 +104,7 @@ for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
  * Write the feature indices of the prepared codes `codes[0..n)` to `out`, one
  * per occurrence, each below `2 ** bits`: every character n-gram first (the
  * 3-, 4- and 5-gram starting at each position), then every word unigram and
- * bigram. Returns how many were written; `out` must hold `4 * n + 4` (see
+ * bigram and trigram. Returns how many were written; `out` must hold `5 * n + 4` (see
  * {@link FeatureScratch.reserve}).
  */
 export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: Int32Array): number {
@@ -128,6 +130,7 @@ export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: I
     }
   }
   let previous = 0
+  let beforePrevious = 0
   let h = WORD_SEED
   let inWord = false
   for (let j = 0; j <= n; j++) {
@@ -146,7 +149,12 @@ export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: I
     if (previous !== 0) {
       const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
       out[count++] = (b ^ (b >>> 16)) & mask
+      if (beforePrevious !== 0) {
+        const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
+        out[count++] = (t ^ (t >>> 16)) & mask
+      }
     }
+    beforePrevious = previous
     previous = h
     h = WORD_SEED
     inWord = false

@@ -7,7 +7,8 @@
  * or a web page. This module imports nothing from @gov/core, so a worker
  * thread that scores texts does not load the SDK and its dependencies.
  */
-import { collectTextFeatures, FeatureDeduper, FeatureScratch } from './features.js'
+import { CUE_NAMES, cueCountsOfCodes, cueFeaturesOfCounts, MAX_CUE_FEATURES } from './cues.js'
+import { FeatureDeduper, FeatureScratch, hashFeatures, prepareFeatureCodes } from './features.js'
 import type { Channel } from './match-rules.js'
 
 /** How the model's logit and the rule weights combine into one score, per channel. */
@@ -23,6 +24,8 @@ export interface Combiner {
 export interface ChannelWeights {
   readonly bias: number
   readonly weights: Float32Array
+  /** The model also scores the text's cue features (cues.ts), added without length normalisation. */
+  readonly cues?: boolean
 }
 
 /** One channel's entry in `model/model.json`; the weights are in a file next to it. */
@@ -32,6 +35,8 @@ export interface ChannelFileEntry {
   readonly scale: number
   /** File name of the little-endian int16 weights, relative to `model.json`. */
   readonly weights: string
+  /** Whether the model scores cue features (cues.ts) besides the n-grams; absent: no. */
+  readonly cues?: boolean
 }
 
 /** `model/model.json`, as `train/train.ts` writes it. */
@@ -51,6 +56,8 @@ export class LinearModel {
   readonly combine: ModelFile['combine']
   readonly #scratch = new FeatureScratch()
   readonly #deduper: FeatureDeduper
+  readonly #cueFeatures = new Int32Array(MAX_CUE_FEATURES)
+  readonly #cueCounts = new Uint8Array(CUE_NAMES.length)
 
   constructor(bits: number, channels: LinearModel['channels'], combine: ModelFile['combine']) {
     this.bits = bits
@@ -72,17 +79,26 @@ export class LinearModel {
   /**
    * The logit of `channel`'s model for one text (scored whole; callers window
    * long texts): bias plus the weights of the text's distinct features over
-   * the square root of their number.
+   * the square root of their number, plus (when the channel has them) the
+   * weights of its cue features, not normalised.
    */
   logit(text: string, channel: Channel = 'direct'): number {
-    const { bias, weights } = this.channels[channel]
-    const count = collectTextFeatures(text, this.bits, this.#scratch)
-    // Read the buffer after collecting: collecting may have grown it.
-    const f = this.#scratch.features
+    const { bias, weights, cues } = this.channels[channel]
+    const scratch = this.#scratch
+    const length = prepareFeatureCodes(text, scratch)
+    let logit = bias
+    if (cues) {
+      const c = this.#cueFeatures
+      const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
+      for (let i = 0; i < m; i++) logit += weights[c[i]]
+    }
+    const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
+    // Read the buffer after preparing: preparing may have grown it.
+    const f = scratch.features
     const n = this.#deduper.dedupe(f, count)
-    if (n === 0) return bias
+    if (n === 0) return logit
     let sum = 0
     for (let i = 0; i < n; i++) sum += weights[f[i]]
-    return bias + sum / Math.sqrt(n)
+    return logit + sum / Math.sqrt(n)
   }
 }

@@ -44,6 +44,7 @@ function referenceFeatures(prepared: string, bits: number): number[] {
     }
   }
   let previous = 0
+  let beforePrevious = 0
   let h = 0x9747b28c
   let inWord = false
   for (let i = 0; i <= n; i++) {
@@ -62,7 +63,12 @@ function referenceFeatures(prepared: string, bits: number): number[] {
     if (previous !== 0) {
       const b = Math.imul(previous ^ 0x5bd1e995, 0x01000193) ^ h
       out.push((b ^ (b >>> 16)) & mask)
+      if (beforePrevious !== 0) {
+        const t = Math.imul(Math.imul(beforePrevious ^ 0x2c1b3c6d, 0x01000193) ^ previous, 0x01000193) ^ h
+        out.push((t ^ (t >>> 16)) & mask)
+      }
     }
+    beforePrevious = previous
     previous = h
     h = 0x9747b28c
     inWord = false

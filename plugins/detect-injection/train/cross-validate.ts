@@ -169,7 +169,8 @@ export function outOfGroupLogits(
       name,
     )
     rows.forEach((row, i) => {
-      if (groups[i] === name && row.channel === channel) logits[i] = rowLogit(weights, bias, examples[i])
+      if (groups[i] === name && row.channel === channel)
+        logits[i] = rowLogit(weights, bias, examples[i], options.cues === true)
     })
     log(name)
   }
@@ -187,30 +188,51 @@ function rates(
   labels: ArrayLike<number>,
   score: (i: number) => number,
   threshold: number,
+  hard?: Uint8Array,
 ) {
   let tp = 0
   let fp = 0
   let fn = 0
   let tn = 0
+  let ordinaryFp = 0
+  let ordinary = 0
   for (const i of idx) {
     const hit = score(i) >= threshold
     if (labels[i] === 1) hit ? tp++ : fn++
-    else hit ? fp++ : tn++
+    else {
+      hit ? fp++ : tn++
+      if (!hard?.[i]) {
+        ordinary++
+        if (hit) ordinaryFp++
+      }
+    }
   }
   const precision = tp / Math.max(1, tp + fp)
   const recall = tp / Math.max(1, tp + fn)
   return {
     f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
     fpr: fp / Math.max(1, fp + tn),
+    ordinaryFpr: ordinaryFp / Math.max(1, ordinary),
     recall,
   }
 }
 
 /**
+ * Source groups of deliberately hard benign prompts: NotInject's prompts full
+ * of trigger words and WildGuard's benign adversarial role-play. Unseen, they
+ * are blocked 25–35 % of the time whatever the offset, so one cap over all
+ * benign rows spends the whole budget on them; the calibration caps them
+ * together with the rest and the ordinary benign prompts on their own.
+ */
+export const HARD_BENIGN_GROUPS: ReadonlySet<string> = new Set(['injecguard'])
+
+/**
  * Fit `sigmoid(bias + alpha·logit + rules)` on out-of-group logits of one
  * channel, then move the offset so that at `threshold` the out-of-fold
- * false-positive rate stays at or under `maxFpr`, taking the offset with the
- * best F1 among those that do.
+ * false-positive rate stays at or under `maxFpr` over all benign rows and at
+ * or under `maxOrdinaryFpr` over the benign rows outside
+ * {@link HARD_BENIGN_GROUPS}, taking the offset with the best F1 among those
+ * that do.
  */
 export function fitCombiner(
   rows: readonly Row[],
@@ -219,7 +241,8 @@ export function fitCombiner(
   ruleWeights: Float64Array,
   threshold: number,
   maxFpr: number,
-): { combiner: Combiner; fpr: number; f1: number; recall: number; curve: string } {
+  maxOrdinaryFpr = 1,
+): { combiner: Combiner; fpr: number; ordinaryFpr: number; f1: number; recall: number; curve: string } {
   const idx = rows.map((_, i) => i).filter((i) => rows[i].channel === channel && !Number.isNaN(logits[i]))
   const labels = Int8Array.from(rows, (r) => r.label)
   // Rules enter with coefficient 1: their weights are written on the logit scale, and a
@@ -234,24 +257,29 @@ export function fitCombiner(
   const b = 1
   const z0 = (i: number) => bias + alpha * logits[i] + b * ruleWeights[i]
   const target = Math.log(threshold / (1 - threshold))
-  let best = { shift: 0, f1: -1, fpr: 1, recall: 0 }
+  const hard = Uint8Array.from(rows, (r) => (HARD_BENIGN_GROUPS.has(sourceGroup(r.source)) ? 1 : 0))
+  let best = { shift: 0, f1: -1, fpr: 1, ordinaryFpr: 1, recall: 0 }
   // The best F1 under each false-positive cap, to show what a stricter or looser cap would cost.
   const caps = [0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.08]
-  const byCap = caps.map(() => ({ f1: 0, recall: 0, fpr: 0 }))
+  const byCap = caps.map(() => ({ f1: 0, recall: 0, fpr: 0, ordinaryFpr: 0 }))
   for (let shift = -6; shift <= 6; shift += 0.05) {
-    const r = rates(idx, labels, (i) => z0(i) + shift, target)
-    if (r.fpr <= maxFpr && r.f1 > best.f1) best = { shift, ...r }
+    const r = rates(idx, labels, (i) => z0(i) + shift, target, hard)
+    if (r.fpr <= maxFpr && r.ordinaryFpr <= maxOrdinaryFpr && r.f1 > best.f1) best = { shift, ...r }
     caps.forEach((cap, k) => {
       if (r.fpr <= cap && r.f1 > byCap[k].f1) byCap[k] = r
     })
   }
   const curve = caps
-    .map((cap, k) => `FPR ≤ ${cap}: F1 ${byCap[k].f1.toFixed(3)} recall ${byCap[k].recall.toFixed(3)}`)
+    .map(
+      (cap, k) =>
+        `FPR ≤ ${cap}: F1 ${byCap[k].f1.toFixed(3)} recall ${byCap[k].recall.toFixed(3)} (ordinary benign ${byCap[k].ordinaryFpr.toFixed(4)})`,
+    )
     .join('; ')
   return {
     curve,
     combiner: { alpha, beta: b, bias: bias + best.shift },
     fpr: best.fpr,
+    ordinaryFpr: best.ordinaryFpr,
     f1: best.f1,
     recall: best.recall,
   }

@@ -4,6 +4,7 @@
  * model's logit with the rule weights.
  */
 import { seededRandom } from '@gov/core/testing'
+import { cueFeatures, MAX_CUE_FEATURES } from '../src/cues.js'
 import { distinctFeaturesOf, FeatureDeduper, FeatureScratch } from '../src/features.js'
 import { normalizeText } from '../src/normalize.js'
 import { splitWindows } from '../src/segment.js'
@@ -11,6 +12,8 @@ import { splitWindows } from '../src/segment.js'
 /** One training example: the feature indices of one window of a row. */
 export interface Example {
   readonly features: Int32Array
+  /** Cue feature indices of the window (src/cues.ts); used when the options say `cues`. */
+  readonly cues?: Int32Array
   readonly label: 0 | 1
   /** Rows with many windows share one unit of weight among them. */
   readonly weight: number
@@ -25,6 +28,8 @@ export interface TrainOptions {
   /** Weight of positive examples relative to negatives. */
   readonly positiveWeight: number
   readonly seed: number
+  /** Also learn weights for the examples' cue features (not length-normalised). */
+  readonly cues?: boolean
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -38,6 +43,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
 
 const dedupers = new Map<number, FeatureDeduper>()
 const scratch = new FeatureScratch()
+const cueScratch = new Int32Array(MAX_CUE_FEATURES)
 
 /** Examples of one text, window by window, the way the detector scores it (distinct features, as the model sees them). */
 export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] {
@@ -50,6 +56,7 @@ export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] 
   const d = deduper
   return windows.map((w) => ({
     features: distinctFeaturesOf(w.text, bits, d, scratch),
+    cues: cueScratch.slice(0, cueFeatures(w.text, bits, cueScratch)),
     label,
     weight: 1 / windows.length,
   }))
@@ -77,13 +84,21 @@ export function trainLogistic(
       const n = ex.features.length
       if (n === 0) continue
       const norm = 1 / Math.sqrt(n)
+      const cues = options.cues && ex.cues ? ex.cues : EMPTY
       let z = bias
       for (let k = 0; k < n; k++) z += weights[ex.features[k]] * norm
+      for (let k = 0; k < cues.length; k++) z += weights[cues[k]]
       const p = 1 / (1 + Math.exp(-z))
       const g = (p - ex.label) * ex.weight * (ex.label === 1 ? options.positiveWeight : 1)
       for (let k = 0; k < n; k++) {
         const f = ex.features[k]
         const grad = g * norm + options.l2 * weights[f]
+        squared[f] += grad * grad
+        weights[f] -= (options.learningRate * grad) / (Math.sqrt(squared[f]) + 1e-8)
+      }
+      for (let k = 0; k < cues.length; k++) {
+        const f = cues[k]
+        const grad = g + options.l2 * weights[f]
         squared[f] += grad * grad
         weights[f] -= (options.learningRate * grad) / (Math.sqrt(squared[f]) + 1e-8)
       }
@@ -94,14 +109,23 @@ export function trainLogistic(
   return { weights, bias }
 }
 
+const EMPTY = new Int32Array(0)
+
 /** Logit of a trained model for the examples of one row: the highest over its windows. */
-export function rowLogit(weights: Float32Array, bias: number, examples: readonly Example[]): number {
+export function rowLogit(
+  weights: Float32Array,
+  bias: number,
+  examples: readonly Example[],
+  cues = false,
+): number {
   let best = Number.NEGATIVE_INFINITY
   for (const ex of examples) {
     const n = ex.features.length
     let sum = 0
     for (let k = 0; k < n; k++) sum += weights[ex.features[k]]
-    best = Math.max(best, n ? bias + sum / Math.sqrt(n) : bias)
+    let logit = n ? bias + sum / Math.sqrt(n) : bias
+    if (cues && ex.cues) for (let k = 0; k < ex.cues.length; k++) logit += weights[ex.cues[k]]
+    best = Math.max(best, logit)
   }
   return best
 }

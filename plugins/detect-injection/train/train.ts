@@ -11,7 +11,12 @@
  * at N rows of weight; --augment N sets the augmented tool rows per kind and
  * label (train/augment.ts; 0 turns them off); --direct-only trains the direct
  * model on prompts alone (by default it also learns the benchmark sources'
- * tool-output attacks); --dev prints a glance at the dev file.
+ * tool-output attacks); --cues direct|tool|both|none says which channels'
+ * models learn the cue features of src/cues.ts (direct by default: on the
+ * tool model they cost leave-one-source-out F1 0.915 → 0.790);
+ * --max-fpr-direct / --max-fpr-tool cap the false-positive rate over all
+ * benign rows, --max-ordinary-fpr-direct over the benign rows outside the
+ * hard groups; --dev prints a glance at the dev file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -47,23 +52,59 @@ const THRESHOLD = 0.7
  * unlike any of them.
  */
 const MAX_FPR: Record<Channel, number> = { direct: 0.03, tool: 0.05 }
+/**
+ * The cap on the ordinary benign rows alone, outside the hard groups
+ * (cross-validate.ts `HARD_BENIGN_GROUPS`: NotInject, WildGuard benign):
+ * ordinary prompts are what users send, and at most 1 % of them may be
+ * blocked. Direct only; the tool channel has no hard group (1 = no cap).
+ * With the 0.5.0 model the 3 % cap over all benign rows binds first
+ * (ordinary benign 0.26 %, leave-one-source-out F1 0.718); 4 % all and 1 %
+ * ordinary reach F1 0.745, but blocked 0.71 % of the held-out benign prompts
+ * and 2.3 % of the dev file's (role prompts, "I want you to act as …"),
+ * against 0.39 % and 1.4 % (measured 2026-11-24; README, Quality).
+ */
+const MAX_ORDINARY_FPR: Record<Channel, number> = { direct: 0.01, tool: 1 }
 
 function maxFprOf(argv: readonly string[], channel: Channel): number {
   const i = argv.indexOf(`--max-fpr-${channel}`)
   return i >= 0 ? Number(argv[i + 1]) : MAX_FPR[channel]
+}
+
+function maxOrdinaryFprOf(argv: readonly string[], channel: Channel): number {
+  const i = argv.indexOf(`--max-ordinary-fpr-${channel}`)
+  return i >= 0 ? Number(argv[i + 1]) : MAX_ORDINARY_FPR[channel]
 }
 const CHANNELS: readonly Channel[] = ['direct', 'tool']
 
 /** Default of --balance: a source's rows of one label count as at most this many rows. */
 const BALANCE_CAP = 400
 /**
- * Default of --l2-direct. Leave-one-source-out direct F1 at 3 % FPR: 0.493 with
- * 1e-4, 0.509 with 3e-4, 0.500 with 1e-3; the tool model stays at 1e-4 (0.912,
- * against 0.895 with 3e-4). Measured 2026-11-24.
+ * Default of --l2-direct. Leave-one-source-out direct F1 at 3 % FPR, with the
+ * cue features (0.5.0): 0.668 with 1e-4, 0.682 with 3e-4, 0.704 with 1e-3,
+ * 0.701 with 3e-3 (0.4.0 without cues: 0.493 / 0.509 / 0.500 for the first
+ * three). The tool model stays at 1e-4 (0.912, against 0.895 with 3e-4).
+ * Measured 2026-11-24.
  */
-const L2_DIRECT = 3e-4
+const L2_DIRECT = 1e-3
 /** Default of --augment: augmented tool rows per kind and label (0 turns augmentation off). */
 const AUGMENT_PER_KIND = 300
+
+/**
+ * Default of --cues: the channels whose model learns cue features. Direct:
+ * leave-one-source-out F1 at 3 % FPR 0.508 → 0.682 (with L2 3e-4). Tool: 0.915
+ * → 0.790 at 5 %, so the tool model has none (measured 2026-11-24).
+ */
+const CUE_CHANNELS: readonly Channel[] = ['direct']
+
+function cueChannels(argv: readonly string[]): readonly Channel[] {
+  const i = argv.indexOf('--cues')
+  if (i < 0) return CUE_CHANNELS
+  const value = argv[i + 1]
+  if (value === 'none') return []
+  if (value === 'both') return CHANNELS
+  if (value === 'direct' || value === 'tool') return [value]
+  throw new Error(`--cues takes direct, tool, both or none, not ${value}`)
+}
 
 function parseArgs(argv: readonly string[]): {
   options: TrainOptions
@@ -73,6 +114,8 @@ function parseArgs(argv: readonly string[]): {
   balance: number
   dev: boolean
   augmentPerKind: number
+  /** Channels whose model also learns cue features (src/cues.ts). */
+  cues: readonly Channel[]
 } {
   const get = (name: string) => {
     const i = argv.indexOf(name)
@@ -92,6 +135,7 @@ function parseArgs(argv: readonly string[]): {
     balance: get('--balance') ?? BALANCE_CAP,
     dev: argv.includes('--dev'),
     augmentPerKind: get('--augment') ?? AUGMENT_PER_KIND,
+    cues: cueChannels(argv),
   }
 }
 
@@ -150,15 +194,26 @@ function main(): void {
     console.error(`dataset not found at ${datasetPath(TRAIN_FILE)}; nothing to train on`)
     process.exit(1)
   }
-  const { options: shared, l2Direct, dryRun, balance, dev, augmentPerKind } = parseArgs(process.argv.slice(2))
+  const {
+    options: shared,
+    l2Direct,
+    dryRun,
+    balance,
+    dev,
+    augmentPerKind,
+    cues,
+  } = parseArgs(process.argv.slice(2))
   const options = shared
-  const optionsOf = (channel: Channel): TrainOptions =>
-    channel === 'direct' ? { ...shared, l2: l2Direct } : shared
+  const optionsOf = (channel: Channel): TrainOptions => ({
+    ...shared,
+    ...(channel === 'direct' ? { l2: l2Direct } : {}),
+    cues: cues.includes(channel),
+  })
   TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
   const started = Date.now()
   const rows = all.filter((row) => !isHeldOut(row))
   console.log(
-    `# detect_injection training: ${rows.length} of ${all.length} rows (${all.length - rows.length} held out, seed ${SPLIT_SEED}), balance ${balance}, ${JSON.stringify(options)}, direct l2 ${l2Direct}\n`,
+    `# detect_injection training: ${rows.length} of ${all.length} rows (${all.length - rows.length} held out, seed ${SPLIT_SEED}), balance ${balance}, ${JSON.stringify(options)}, direct l2 ${l2Direct}, cues ${cues.join('+') || 'none'}\n`,
   )
   const examples = examplesOfRows(rows, options.bits)
   const extra = extraExamples(options.bits)
@@ -191,16 +246,23 @@ function main(): void {
       ),
     )
     const maxFpr = maxFprOf(process.argv, channel)
-    const fit = fitCombiner(rows, channel, logits, ruleWeights, THRESHOLD, maxFpr)
+    const maxOrdinaryFpr = maxOrdinaryFprOf(process.argv, channel)
+    const fit = fitCombiner(rows, channel, logits, ruleWeights, THRESHOLD, maxFpr, maxOrdinaryFpr)
     combine[channel] = fit.combiner
-    calibration[channel] = { maxFpr, fpr: fit.fpr, recall: fit.recall, f1: fit.f1 }
+    calibration[channel] = {
+      maxFpr,
+      ...(maxOrdinaryFpr < 1 ? { maxOrdinaryFpr, ordinaryFpr: fit.ordinaryFpr } : {}),
+      fpr: fit.fpr,
+      recall: fit.recall,
+      f1: fit.f1,
+    }
     const c = fit.combiner
     rows.forEach((row, i) => {
       if (row.channel === channel && !Number.isNaN(logits[i]))
         scores[i] = sigmoid(c.bias + c.alpha * logits[i] + c.beta * ruleWeights[i])
     })
     console.log(
-      `${channel}: combiner ${JSON.stringify(c)}; leave-one-source-out at ${THRESHOLD}: F1 ${fit.f1.toFixed(3)}, recall ${fit.recall.toFixed(3)}, FPR ${fit.fpr.toFixed(4)}\n  ${fit.curve}`,
+      `${channel}: combiner ${JSON.stringify(c)}; leave-one-source-out at ${THRESHOLD}: F1 ${fit.f1.toFixed(3)}, recall ${fit.recall.toFixed(3)}, FPR ${fit.fpr.toFixed(4)} (ordinary benign ${fit.ordinaryFpr.toFixed(4)})\n  ${fit.curve}`,
     )
   }
   console.log('\n## leave one source group out (each group scored by models trained without it)\n')
@@ -222,7 +284,7 @@ function main(): void {
     const devScore = (i: number) => {
       const ch = devRows[i].channel
       const c = combine[ch]
-      const logit = rowLogit(trained[ch].weights, trained[ch].bias, devExamples[i])
+      const logit = rowLogit(trained[ch].weights, trained[ch].bias, devExamples[i], cues.includes(ch))
       return sigmoid(c.bias + c.alpha * logit + c.beta * devRules[i])
     }
     console.log('\n## dev file (glance)\n')
@@ -237,8 +299,18 @@ function main(): void {
     format: 2,
     bits: options.bits,
     channels: {
-      direct: { bias: trained.direct.bias, scale: encoded.direct.scale, weights: 'direct.bin' },
-      tool: { bias: trained.tool.bias, scale: encoded.tool.scale, weights: 'tool.bin' },
+      direct: {
+        bias: trained.direct.bias,
+        scale: encoded.direct.scale,
+        weights: 'direct.bin',
+        ...(cues.includes('direct') ? { cues: true } : {}),
+      },
+      tool: {
+        bias: trained.tool.bias,
+        scale: encoded.tool.scale,
+        weights: 'tool.bin',
+        ...(cues.includes('tool') ? { cues: true } : {}),
+      },
     },
     combine,
     trained: {
@@ -254,6 +326,7 @@ function main(): void {
       directLearnsToolAttacks: TRAIN_FLAGS.directLearnsToolAttacks,
       options,
       l2Direct,
+      cues: cues.join('+') || 'none',
     },
   }
   mkdirSync(MODEL_DIR, { recursive: true })
