@@ -62,7 +62,7 @@ export function codeRanges(text: string): [number, number][] {
     const line = text.slice(lineStart, lineEnd)
     const fence = /^\s*(?:```|~~~)/.test(line)
     if (fence || fenced || isCodeLine(line)) ranges.push([lineStart, lineEnd])
-    else
+    else if (mayHaveInline(line))
       for (const m of line.matchAll(INLINE))
         ranges.push([lineStart + m.index, lineStart + m.index + m[0].length])
     if (fence) fenced = !fenced
@@ -71,9 +71,46 @@ export function codeRanges(text: string): [number, number][] {
   return ranges
 }
 
+/**
+ * False when {@link INLINE} cannot match the line: each of its forms holds a backtick, a slash or "www.".
+ * Ordinary prose has none, and the slash form alone costs a try at every word.
+ */
+export function mayHaveInline(line: string): boolean {
+  return line.includes('/') || line.includes('`') || line.includes('www.')
+}
+
+/** True for the characters `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13)
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+}
+
+/**
+ * False when {@link CODE_END} cannot match the line: each of its forms ends in ";", "{", "}", ":" or ">"
+ * before trailing white space. Saves the engine a try at every character of a prose line.
+ */
+export function mayEndAsCode(line: string): boolean {
+  let k = line.length - 1
+  while (k >= 0 && isSpace(line.charCodeAt(k))) k--
+  if (k < 0) return false
+  const c = line.charCodeAt(k)
+  return c === 59 || c === 123 || c === 125 || c === 58 || c === 62
+}
+
 function isCodeLine(line: string): boolean {
   if (line.length === 0) return false
-  if (CODE_START.test(line) || CODE_END.test(line) || ASSIGNMENT.test(line)) return true
+  if (CODE_START.test(line) || (mayEndAsCode(line) && CODE_END.test(line)) || ASSIGNMENT.test(line))
+    return true
   let sql = 0
   let seen = ''
   for (const m of line.matchAll(SQL_WORD)) {

@@ -100,3 +100,68 @@ export function flagsOfWord(lexicon: Lexicon, key: string): number {
   if (key.length > 3 && key.endsWith('s')) return (lexicon.get(key.slice(0, -1)) ?? 0) & TECH
   return 0
 }
+
+/** Words at most this long (UTF-16 code units) are kept in a {@link FlagCache}. */
+const CACHED_WORD = 24
+/** Slots of a {@link FlagCache} (a power of two). */
+const CACHE_SLOTS = 4096
+
+/**
+ * {@link flagsOfWord} of a word as written, remembered across texts: most
+ * words the tagger looks up ("The", "I", "We", "However") recur in every
+ * prompt, and the look-up otherwise builds the lower-case key and probes a
+ * map of ~500k words. Keyed by the word's exact code units (compared in full
+ * on a hit, so a hit gives what {@link flagsOfWord} gives), one word per
+ * slot, a new word replacing the old one.
+ */
+export class FlagCache {
+  readonly #lexicon: Lexicon
+  readonly #chars = new Uint16Array(CACHE_SLOTS * CACHED_WORD)
+  readonly #lengths = new Uint8Array(CACHE_SLOTS)
+  readonly #flags = new Int32Array(CACHE_SLOTS)
+
+  constructor(lexicon: Lexicon) {
+    this.#lexicon = lexicon
+  }
+
+  /** `flagsOfWord(lexicon, word.key)` of a word at units [start, end) of `units`. */
+  flags(
+    units: Uint16Array,
+    word: { readonly start: number; readonly end: number; readonly key: string },
+  ): number {
+    const { start, end } = word
+    const length = end - start
+    if (length > CACHED_WORD) return flagsOfWord(this.#lexicon, word.key)
+    let h = 0x811c9dc5
+    for (let i = start; i < end; i++) h = Math.imul(h ^ units[i], 0x01000193)
+    const slot = (h >>> 0) & (CACHE_SLOTS - 1)
+    const chars = this.#chars
+    const base = slot * CACHED_WORD
+    if (this.#lengths[slot] === length) {
+      let same = true
+      for (let i = 0; i < length; i++)
+        if (chars[base + i] !== units[start + i]) {
+          same = false
+          break
+        }
+      if (same) return this.#flags[slot]
+    }
+    const flags = flagsOfWord(this.#lexicon, word.key)
+    for (let i = 0; i < length; i++) chars[base + i] = units[start + i]
+    this.#lengths[slot] = length
+    this.#flags[slot] = flags
+    return flags
+  }
+}
+
+const flagCaches = new WeakMap<Lexicon, FlagCache>()
+
+/** The {@link FlagCache} of a lexicon, made on first use. */
+export function flagCacheOf(lexicon: Lexicon): FlagCache {
+  let cache = flagCaches.get(lexicon)
+  if (!cache) {
+    cache = new FlagCache(lexicon)
+    flagCaches.set(lexicon, cache)
+  }
+  return cache
+}

@@ -7,7 +7,7 @@ import {
   COUNTRY,
   DICTIONARY,
   FIRST,
-  flagsOfWord,
+  flagCacheOf,
   LAST,
   type Lexicon,
   lexiconOf,
@@ -56,11 +56,12 @@ export function tagWithModel(
 ): Detection[] {
   const lexicon = lexiconOf(g)
   if (tokens.length === 0) return []
+  const cache = flagCacheOf(lexicon)
   const flagsOf = (t: Token) => {
-    if (t.flags < 0) t.flags = flagsOfWord(lexicon, t.key)
+    if (t.flags < 0) t.flags = cache.flags(units, t)
     return t.flags
   }
-  const view = tokenView(tokens, units)
+  const view = tokenView(tokens, units, true)
   const result = tagTokens(model, view, flagsOf, skip)
   const out: Detection[] = []
   for (const whole of spansOf(result))

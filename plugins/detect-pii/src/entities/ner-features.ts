@@ -121,8 +121,13 @@ export interface TokenView {
   readonly units: Uint16Array
   /** Hash of each token's lower-case text. */
   readonly word: Uint32Array
-  /** Shape hash of each token. */
+  /** Shape hash of each token (with {@link shapeReady}, only of the tokens marked there). */
   readonly shape: Uint32Array
+  /**
+   * When set, `shape[i]` holds token i's shape only where `shapeReady[i]` is 1: the tagger fills the shapes
+   * of the few tokens it scores and their neighbours ({@link shapesAround}) instead of every token's.
+   */
+  readonly shapeReady?: Uint8Array
   /** Lexicon flags of each token. */
   readonly flags: Int32Array
   /** Length of the run of capitalised tokens (name gaps only) that token i is part of. */
@@ -135,6 +140,20 @@ export interface TokenView {
 }
 
 const NONE = 0x5bd1e995
+
+/** Fills the shapes of tokens i - 1, i and i + 1 that a view with {@link TokenView.shapeReady} lacks. */
+export function shapesAround(view: TokenView, i: number): void {
+  const ready = view.shapeReady
+  if (!ready) return
+  const { tokens, units } = view
+  const shape = view.shape as Uint32Array
+  const to = Math.min(i + 1, tokens.length - 1)
+  for (let k = Math.max(i - 1, 0); k <= to; k++) {
+    if (ready[k]) continue
+    shape[k] = shapeHash(units, tokens[k].start, tokens[k].end)
+    ready[k] = 1
+  }
+}
 
 /**
  * Fills `out` with the feature hashes of token `i` given the two previous

@@ -6,6 +6,7 @@ import {
   MAX_FEATURES,
   OUTSIDE,
   shapeHash,
+  shapesAround,
   TAG_COUNT,
   type TokenView,
   tokenFeatures,
@@ -112,8 +113,11 @@ export function loadModel(url: URL = MODEL_URL): NerModel {
   return decodeModel(readFileSync(url))
 }
 
-/** The per-token arrays the features read, for the tokens of one text. */
-export function tokenView(tokens: readonly Token[], units: Uint16Array): TokenView {
+/**
+ * The per-token arrays the features read, for the tokens of one text. With `lazyShapes` the shapes are left
+ * to {@link shapesAround} (the tagger scores few tokens); training reads every token's.
+ */
+export function tokenView(tokens: readonly Token[], units: Uint16Array, lazyShapes = false): TokenView {
   const n = tokens.length
   const word = new Uint32Array(n)
   const shape = new Uint32Array(n)
@@ -122,7 +126,7 @@ export function tokenView(tokens: readonly Token[], units: Uint16Array): TokenVi
   for (let i = 0; i < n; i++) {
     const t = tokens[i]
     word[i] = hashLower(units, t.start, t.end)
-    shape[i] = shapeHash(units, t.start, t.end)
+    if (!lazyShapes) shape[i] = shapeHash(units, t.start, t.end)
   }
   let runStart = 0
   for (let i = 0; i <= n; i++) {
@@ -134,7 +138,9 @@ export function tokenView(tokens: readonly Token[], units: Uint16Array): TokenVi
     }
     runStart = i
   }
-  return { tokens, units, word, shape, flags, capRun, docCase: documentCase(tokens, word) }
+  const docCase = documentCase(tokens, word)
+  if (lazyShapes) return { tokens, units, word, shape, shapeReady: new Uint8Array(n), flags, capRun, docCase }
+  return { tokens, units, word, shape, flags, capRun, docCase }
 }
 
 /**
@@ -271,6 +277,7 @@ export function tagTokens(
       prev = OUTSIDE
       continue
     }
+    shapesAround(view, i)
     const count = tokenFeatures(view, i, prev, prev2, features)
     scores.fill(0)
     for (let k = 0; k < count; k++) {
