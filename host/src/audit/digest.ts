@@ -29,5 +29,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * (finding types, block codes), which the host does not validate.
  */
 export function storableText(text: string): string {
+  // Nearly every text is already storable: two native scans instead of a regex replace per call.
+  if ((text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\u0000')) return text
   return text.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD')
 }

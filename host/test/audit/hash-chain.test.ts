@@ -59,6 +59,9 @@ describe('hash chain', () => {
 
   it('makes step-chosen names storable: lone surrogates and NUL become U+FFFD', () => {
     assert.equal(storableText('a\uD800b\u0000c😀'), 'a\uFFFDb\uFFFDc😀')
+    assert.equal(storableText('\uDC00 only'), '\uFFFD only')
+    assert.equal(storableText('nul \u0000 only'), 'nul \uFFFD only')
+    assert.equal(storableText('plain é 😀'), 'plain é 😀')
   })
 })
 
