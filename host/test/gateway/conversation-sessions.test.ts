@@ -107,7 +107,10 @@ describe('ConversationSessions', () => {
     // The same text said by another role: a different history.
     const role = structuredClone(messages)
     role[12] = { role: 'assistant', content: messages[12]!.content }
-    assert.equal(await sessions.derive('a', 'anthropic', { system: 'be brief', messages: role }, 'x5'), 'thread:x5')
+    assert.equal(
+      await sessions.derive('a', 'anthropic', { system: 'be brief', messages: role }, 'x5'),
+      'thread:x5',
+    )
     // The original history still continues (the cache did not keep the edited texts in its place).
     assert.equal(await sessions.derive('a', 'anthropic', { system: 'be brief', messages }, 'x4'), session)
   })
