@@ -24,9 +24,17 @@ export interface NerModel {
   readonly bits: number
   /** Multiplier of the weights in the softmax (1 / temperature). */
   readonly scale: number
-  /** `2^bits × TAG_COUNT` weights, bucket-major. */
+  /**
+   * The weights, bucket-major, one row of {@link ROW} floats per bucket (the {@link TAG_COUNT} weights, then
+   * zeros): a 32-byte row never straddles two cache lines, and scoring reads one row per feature.
+   */
   readonly weights: Float32Array
 }
+
+/** Floats per bucket row of {@link NerModel.weights}. */
+export const ROW = 8
+// The scoring loop of tagTokens sums the seven tags' weights in named locals.
+if (TAG_COUNT !== 7) throw new Error('tagTokens sums exactly 7 tags')
 
 /** The model as stored: half-precision weights and the fitted temperature. */
 export interface StoredModel {
@@ -105,7 +113,16 @@ export function decodeModel(bytes: Buffer): NerModel {
     throw new GovError(PII_MODEL_INVALID, 'NER model file has the wrong length', 500, { bytes: bytes.length })
   const codes = new Uint16Array(size)
   for (let k = 0; k < size; k++) codes[k] = bytes.readUInt16LE(HEADER_BYTES + k * 2)
-  return { bits, scale: 1 / bytes.readFloatLE(16), weights: dequantise(codes) }
+  return { bits, scale: 1 / bytes.readFloatLE(16), weights: padRows(dequantise(codes)) }
+}
+
+/** Weights in rows of {@link TAG_COUNT} spread to rows of {@link ROW}. */
+function padRows(weights: Float32Array): Float32Array {
+  const rows = weights.length / TAG_COUNT
+  const out = new Float32Array(rows * ROW)
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < TAG_COUNT; c++) out[r * ROW + c] = weights[r * TAG_COUNT + c]
+  return out
 }
 
 /** Loads the weights shipped with the package (2 bytes per weight on disk, 4 in memory). */
@@ -119,10 +136,14 @@ export function loadModel(url: URL = MODEL_URL): NerModel {
  */
 export function tokenView(tokens: readonly Token[], units: Uint16Array, lazyShapes = false): TokenView {
   const n = tokens.length
-  const word = new Uint32Array(n)
-  const shape = new Uint32Array(n)
-  const flags = new Int32Array(n)
-  const capRun = new Uint8Array(n)
+  // One backing store for the view's arrays (a typed array of its own each cost more than filling it).
+  const buffer = new ArrayBuffer(n * 16)
+  const word = new Uint32Array(buffer, 0, n)
+  const shape = new Uint32Array(buffer, n * 4, n)
+  const flags = new Int32Array(buffer, n * 8, n)
+  const capRun = new Uint8Array(buffer, n * 12, n)
+  const docCase = new Uint8Array(buffer, n * 13, n)
+  const shapeReady = new Uint8Array(buffer, n * 14, n)
   for (let i = 0; i < n; i++) {
     const t = tokens[i]
     word[i] = hashLower(units, t.start, t.end)
@@ -138,24 +159,41 @@ export function tokenView(tokens: readonly Token[], units: Uint16Array, lazyShap
     }
     runStart = i
   }
-  const docCase = documentCase(tokens, word)
-  if (lazyShapes) return { tokens, units, word, shape, shapeReady: new Uint8Array(n), flags, capRun, docCase }
+  documentCase(tokens, word, docCase)
+  if (lazyShapes) return { tokens, units, word, shape, shapeReady, flags, capRun, docCase }
   return { tokens, units, word, shape, flags, capRun, docCase }
+}
+
+/** Largest word table {@link documentCase} keeps between calls (slots; texts of up to ~32k words). */
+const MAX_SCRATCH = 1 << 16
+let caseTable = {
+  keys: new Uint32Array(0),
+  used: new Uint8Array(0),
+  bits: new Uint8Array(0),
+  slots: new Int32Array(0),
 }
 
 /**
  * {@link TokenView.docCase} of every token: one open-addressing table of the text's word hashes holds, per
  * word, whether it occurs in lower case and how often (up to 3) it is capitalised away from a sentence start.
  */
-function documentCase(tokens: readonly Token[], word: Uint32Array): Uint8Array {
+function documentCase(tokens: readonly Token[], word: Uint32Array, out: Uint8Array): void {
   const n = tokens.length
-  const out = new Uint8Array(n)
   let size = 16
   while (size < n * 2) size *= 2
-  const keys = new Uint32Array(size)
-  const used = new Uint8Array(size)
-  const bits = new Uint8Array(size)
-  const slots = new Int32Array(n)
+  // A prompt's table fits the kept caseTable arrays (cleared here); a larger text gets its own.
+  const kept = size <= MAX_SCRATCH
+  if (kept && caseTable.keys.length < size)
+    caseTable = {
+      keys: new Uint32Array(size),
+      used: new Uint8Array(size),
+      bits: new Uint8Array(size),
+      slots: new Int32Array(size / 2),
+    }
+  const keys = kept ? caseTable.keys : new Uint32Array(size)
+  const used = kept ? caseTable.used.fill(0, 0, size) : new Uint8Array(size)
+  const bits = kept ? caseTable.bits.fill(0, 0, size) : new Uint8Array(size)
+  const slots = kept ? caseTable.slots : new Int32Array(n)
   const mask = size - 1
   for (let i = 0; i < n; i++) {
     const h = word[i]
@@ -175,7 +213,6 @@ function documentCase(tokens: readonly Token[], word: Uint32Array): Uint8Array {
     const capitalisedElsewhere = (b >> 1) - (t.sentenceStart ? 0 : 1) > 0
     out[i] = (b & 1) | (capitalisedElsewhere ? 2 : 0)
   }
-  return out
 }
 
 /** Fills the lexicon flags of the tokens the model will score and their neighbours. */
@@ -232,6 +269,10 @@ function allowed(prev: number, tag: number): boolean {
   return prev === tag || prev === tag - 1
 }
 
+// Scratch of tagTokens, filled and read within one token's scoring.
+const FEATURES = new Uint32Array(MAX_FEATURES)
+const SCORES = new Float64Array(TAG_COUNT)
+
 /** Per-token result of {@link tagTokens}: tag index and the probability that the token is part of a name. */
 export interface TagResult {
   readonly tags: Uint8Array
@@ -252,14 +293,16 @@ export function tagTokens(
 ): TagResult {
   const { tokens } = view
   const n = tokens.length
-  const tags = new Uint8Array(n)
-  const probs = new Float32Array(n).fill(1)
+  // One backing store for the per-token arrays; the result's two are views of it.
+  const buffer = new ArrayBuffer(n * 6)
+  const probs = new Float32Array(buffer, 0, n).fill(1)
+  const tags = new Uint8Array(buffer, n * 4, n)
   // Flags are needed only around capitalised words; mark those first.
-  const maybe = new Uint8Array(n)
+  const maybe = new Uint8Array(buffer, n * 5, n)
   for (let i = 0; i < n; i++) if (tokens[i].cap && !tokens[i].codeLike && !skip?.[i]) maybe[i] = 1
   fillFlags(view, flagsOf, maybe)
-  const features = new Uint32Array(MAX_FEATURES)
-  const scores = new Float64Array(TAG_COUNT)
+  const features = FEATURES
+  const scores = SCORES
   const mask = (1 << model.bits) - 1
   const w = model.weights
   const factor = model.scale
@@ -279,11 +322,31 @@ export function tagTokens(
     }
     shapesAround(view, i)
     const count = tokenFeatures(view, i, prev, prev2, features)
-    scores.fill(0)
+    // The seven tag sums in locals (the same additions in the same order as a loop over a scores array).
+    let s0 = 0
+    let s1 = 0
+    let s2 = 0
+    let s3 = 0
+    let s4 = 0
+    let s5 = 0
+    let s6 = 0
     for (let k = 0; k < count; k++) {
-      const base = (features[k] & mask) * TAG_COUNT
-      for (let c = 0; c < TAG_COUNT; c++) scores[c] += w[base + c]
+      const base = (features[k] & mask) * ROW
+      s0 += w[base]
+      s1 += w[base + 1]
+      s2 += w[base + 2]
+      s3 += w[base + 3]
+      s4 += w[base + 4]
+      s5 += w[base + 5]
+      s6 += w[base + 6]
     }
+    scores[0] = s0
+    scores[1] = s1
+    scores[2] = s2
+    scores[3] = s3
+    scores[4] = s4
+    scores[5] = s5
+    scores[6] = s6
     // A word is more likely inside some name than outside when the name tags together outweigh O,
     // even if no single name tag beats O: lower O's score by the log-odds margin that makes that so.
     scores[OUTSIDE] -= OUTSIDE_MARGIN / factor

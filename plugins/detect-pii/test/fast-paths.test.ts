@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { describe, it } from 'node:test'
+import { seededRandom } from '@gov/core/testing'
+import { codeUnits } from '../src/code-units.js'
+import { codeRanges, mayEndAsCode, mayHaveInline } from '../src/entities/code-regions.js'
+import { FlagCache, flagsOfWord, lexiconOf } from '../src/entities/lexicon.js'
+import { shapeHash, TAG_COUNT } from '../src/entities/ner-features.js'
+import { dequantise, MODEL_URL, ROW, tagTokens, tokenView } from '../src/entities/ner-model.js'
+import { type Token, tokenize } from '../src/entities/tokenize.js'
+import { sharedGazetteer } from '../src/gazetteer-loader.js'
+
+// The fast paths of 0.5.1 against the plain way they replace, on random texts.
+
+const PIECES = [
+  'The ',
+  'I ',
+  'we ',
+  'Anna ',
+  'Berg',
+  'van der ',
+  'Ltd.',
+  "O'Neil ",
+  'McDonald ',
+  'getUserName',
+  ' `code` ',
+  'http://a.b/c ',
+  'www.x.org ',
+  'a/b ',
+  ';',
+  ' {',
+  '}',
+  ':',
+  ' => {',
+  '=> ',
+  ')  :',
+  '\u2028',
+  '\u00a0',
+  '\u3000',
+  '\r',
+  '\n',
+  '\t',
+  ' ',
+  '. ',
+  ', ',
+  'Zürich ',
+  'ÉCOLE ',
+  'Łódź ',
+  'İstanbul ',
+  '😀',
+  'x\u0301',
+  'SELECT id FROM t ',
+  'x = 1',
+  '12 ',
+  'THE ',
+  'the ',
+  "Anna's ",
+  'Ab'.repeat(20),
+  'é',
+]
+
+function randomTexts(count: number, seed: number): string[] {
+  const random = seededRandom(seed)
+  const out: string[] = []
+  for (let i = 0; i < count; i++) {
+    let text = ''
+    const n = 1 + Math.floor(random() * 40)
+    for (let k = 0; k < n; k++) text += PIECES[Math.floor(random() * PIECES.length)]
+    out.push(text)
+  }
+  return out
+}
+
+const CODE_END = /[;{}]\s*$|\)\s*:\s*$|=>\s*\{?\s*$/
+const INLINE = /`[^`\n]+`|\bhttps?:\/\/\S+|\bwww\.\S+|\b[\w.-]+\/[\w./-]+/
+
+describe('fast paths', () => {
+  it('skips the code-end and inline-code patterns only on lines they cannot match', () => {
+    let skipped = 0
+    for (const text of randomTexts(20_000, 7)) {
+      for (const line of text.split('\n')) {
+        if (!mayEndAsCode(line)) {
+          skipped++
+          assert.equal(CODE_END.test(line), false, JSON.stringify(line))
+        }
+        if (!mayHaveInline(line)) assert.equal(INLINE.test(line), false, JSON.stringify(line))
+      }
+    }
+    assert.ok(skipped > 1000)
+    // Every white-space character \s knows, trailing after a statement end.
+    for (let c = 0; c < 0x10000; c++) {
+      const line = `x = f();${String.fromCharCode(c)}`
+      if (c === 10) continue
+      assert.equal(mayEndAsCode(line) || !CODE_END.test(line), true, `U+${c.toString(16)}`)
+    }
+    assert.deepEqual(codeRanges('see `a` and http://x.y/z\nplain prose here'), [
+      [4, 7],
+      [12, 24],
+    ])
+  })
+
+  it('gives the flags of flagsOfWord from the flag cache, also when words share a slot', async () => {
+    const g = await sharedGazetteer()
+    const lexicon = lexiconOf(g)
+    const cache = new FlagCache(lexicon)
+    const words = [
+      ...['The', 'the', 'THE', 'Anna', 'anna', 'London', 'llms', 'APIs', 'Grace', 'Mr', 'Ltd', 'x'],
+      ...[...g.firstNames].slice(0, 3000),
+      ...[...g.cities].slice(0, 3000).map((w) => w.replace(/^./, (c) => c.toUpperCase())),
+      'Ab'.repeat(13),
+      'Łódź',
+      'İstanbul',
+    ]
+    const text = words.join(' ')
+    const units = codeUnits(text)
+    const tokens = tokenize(text, units)
+    // Three rounds: first fills, the others read (with 6,000+ words in 4,096 slots, many are replaced).
+    for (let round = 0; round < 3; round++)
+      for (const t of tokens) assert.equal(cache.flags(units, t), flagsOfWord(lexicon, t.key), t.key)
+  })
+
+  it('tags the same with lazy shapes, padded weight rows and reused tables as with the plain view', async () => {
+    const g = await sharedGazetteer()
+    const model = g.model
+    assert.ok(model)
+    const lexicon = lexiconOf(g)
+    const flagsOf = (t: Token) => flagsOfWord(lexicon, t.key)
+    const prose =
+      'Hi team, I met Maria Gonzalez from Acme Logistics Ltd. in Berlin. She said that Tom and ' +
+      'Dr. van der Berg of the University of Oslo will call. The Berg report is late; the berg is not.'
+    for (const text of [prose, ...randomTexts(3000, 11), prose.repeat(200)]) {
+      const units = codeUnits(text)
+      const tokens = tokenize(text, units)
+      const lazy = tokenView(tokens, units, true)
+      const plain = tokenView(tokenize(text, units), units)
+      const a = tagTokens(model, lazy, flagsOf, undefined)
+      const b = tagTokens(model, plain, flagsOf, undefined)
+      assert.deepEqual(a, b)
+      assert.deepEqual(lazy.docCase, plain.docCase)
+      assert.deepEqual(lazy.word, plain.word)
+      for (let i = 0; i < tokens.length; i++)
+        if (lazy.shapeReady?.[i])
+          assert.equal(lazy.shape[i], shapeHash(units, tokens[i].start, tokens[i].end))
+    }
+    // The padded rows hold the stored weights in order, zeros after them.
+    const bytes = readFileSync(MODEL_URL)
+    const size = (1 << bytes.readUInt8(8)) * TAG_COUNT
+    const codes = new Uint16Array(size)
+    for (let k = 0; k < size; k++) codes[k] = bytes.readUInt16LE(20 + k * 2)
+    const plainWeights = dequantise(codes)
+    assert.equal(model.weights.length, (size / TAG_COUNT) * ROW)
+    for (let r = 0; r < size / TAG_COUNT; r++) {
+      for (let c = 0; c < TAG_COUNT; c++)
+        assert.equal(model.weights[r * ROW + c], plainWeights[r * TAG_COUNT + c])
+      assert.equal(model.weights[r * ROW + 7], 0)
+    }
+  })
+})
