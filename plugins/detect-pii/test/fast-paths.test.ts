@@ -84,6 +84,7 @@ describe('fast paths', () => {
           assert.equal(CODE_END.test(line), false, JSON.stringify(line))
         }
         if (!mayHaveInline(line)) assert.equal(INLINE.test(line), false, JSON.stringify(line))
+        if (!/[A-Z]{2}/.test(line)) assert.equal(/\b[A-Z]{2,8}\b/.test(line), false, JSON.stringify(line))
       }
     }
     assert.ok(skipped > 1000)

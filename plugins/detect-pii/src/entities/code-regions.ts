@@ -44,6 +44,7 @@ const SQL_WORDS = new Set([
   'COUNT',
 ])
 const SQL_WORD = /\b[A-Z]{2,8}\b/g
+const TWO_CAPITALS = /[A-Z]{2}/
 // A line that opens like source code, or ends like a statement or block.
 const CODE_START =
   /^\s*(?:import\s|from\s+\S+\s+import\s|def\s|class\s+\w+[(:{]|function\s|const\s|let\s|var\s|return\s|public\s|private\s|protected\s|static\s|#include|package\s|func\s|fn\s|if\s*\(|for\s*\(|while\s*\(|\}|@\w+\(|<\/?[a-zA-Z][\w-]*[\s>])/
@@ -111,6 +112,8 @@ function isCodeLine(line: string): boolean {
   if (line.length === 0) return false
   if (CODE_START.test(line) || (mayEndAsCode(line) && CODE_END.test(line)) || ASSIGNMENT.test(line))
     return true
+  // Every SQL word is two or more ASCII capitals in a row: most prose lines have none.
+  if (!TWO_CAPITALS.test(line)) return false
   let sql = 0
   let seen = ''
   for (const m of line.matchAll(SQL_WORD)) {
