@@ -33,6 +33,19 @@ export function datasetPath(file = 'injection-dev.jsonl'): string {
  */
 export const EXTRA_ROWS_PATH = fileURLToPath(new URL('../../train/extra-rows.jsonl', import.meta.url))
 
+/**
+ * Hand-written benign persona prompts (`train/persona-rows.jsonl`, 440 rows;
+ * used only with `train.ts --persona-rows`, not by the shipped model): "act as
+ * / you are / pretend to be / from now on you are my" + an ordinary
+ * occupation, tool, character or game, its instructions and formatting rules
+ * ("do not write explanations", "my first request is …"), in English and six
+ * other languages. Unlike the extra rows they are a source group of their own
+ * (`persona-prompts`): they join the training part, so leave-one-source-out
+ * holds them out and reports their false-positive rate, and the calibration
+ * counts them among the ordinary benign prompts.
+ */
+export const PERSONA_ROWS_PATH = fileURLToPath(new URL('../../train/persona-rows.jsonl', import.meta.url))
+
 /** The large training file (31k rows); its held-out part is fixed by train/split.ts. */
 export const TRAIN_FILE = 'injection-train.jsonl'
 /** The dev file: never trained on, reported as a second held-out set. */
@@ -48,6 +61,11 @@ export function loadRows(file = 'injection-dev.jsonl'): Row[] | undefined {
 /** The hand-written training rows. */
 export function loadExtraRows(): Row[] {
   return parseRows(EXTRA_ROWS_PATH)
+}
+
+/** The hand-written persona prompts (a benign source group of their own). */
+export function loadPersonaRows(): Row[] {
+  return parseRows(PERSONA_ROWS_PATH)
 }
 
 function parseRows(path: string): Row[] {

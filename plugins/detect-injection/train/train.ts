@@ -16,7 +16,9 @@
  * tool model they cost leave-one-source-out F1 0.915 → 0.790);
  * --max-fpr-direct / --max-fpr-tool cap the false-positive rate over all
  * benign rows, --max-ordinary-fpr-direct over the benign rows outside the
- * hard groups; --dev prints a glance at the dev file.
+ * hard groups; --persona-rows adds the hand-written benign persona prompts of
+ * train/persona-rows.jsonl as a source group of their own; --dev prints a
+ * glance at the dev file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -36,7 +38,7 @@ import {
   TRAIN_FLAGS,
   trainChannel,
 } from './cross-validate.js'
-import { DEV_FILE, datasetPath, loadRows, type Row, TRAIN_FILE } from './dataset.js'
+import { DEV_FILE, datasetPath, loadPersonaRows, loadRows, type Row, TRAIN_FILE } from './dataset.js'
 import { DEFAULT_TRAIN_OPTIONS, rowLogit, type TrainOptions } from './logistic.js'
 import { metricsOf, metricsTable } from './metrics.js'
 import { HELD_OUT_SHARE, isHeldOut, SPLIT_SEED } from './split.js'
@@ -211,9 +213,17 @@ function main(): void {
   })
   TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
   const started = Date.now()
-  const rows = all.filter((row) => !isHeldOut(row))
+  // --persona-rows: the hand-written benign persona prompts join the training
+  // part as a source group of their own (left out, calibrated and reported like
+  // the others). Off by default: with them the leave-one-source-out direct F1
+  // was 0.683 (the group, unseen, is blocked 8.9 %, almost all by the rules
+  // override.from_now_on and roleplay.stay_in_character, and that spends the
+  // 3 % budget) and held-out benign prompts blocked did not go down (11 of
+  // 2,805), so 0.5.0's model stays (README, Quality; measured 2026-11-24).
+  const personaRows = process.argv.includes('--persona-rows') ? loadPersonaRows() : []
+  const rows = all.filter((row) => !isHeldOut(row)).concat(personaRows)
   console.log(
-    `# detect_injection training: ${rows.length} of ${all.length} rows (${all.length - rows.length} held out, seed ${SPLIT_SEED}), balance ${balance}, ${JSON.stringify(options)}, direct l2 ${l2Direct}, cues ${cues.join('+') || 'none'}\n`,
+    `# detect_injection training: ${rows.length - personaRows.length} of ${all.length} rows (${all.length - rows.length + personaRows.length} held out, seed ${SPLIT_SEED}), balance ${balance}, ${JSON.stringify(options)}, direct l2 ${l2Direct}, cues ${cues.join('+') || 'none'}, ${personaRows.length} persona rows\n`,
   )
   const examples = examplesOfRows(rows, options.bits)
   const extra = extraExamples(options.bits)
@@ -316,9 +326,16 @@ function main(): void {
     trained: {
       date: new Date().toISOString().slice(0, 10),
       dataset: TRAIN_FILE,
-      rows: rows.length,
-      heldOut: { seed: SPLIT_SEED, share: HELD_OUT_SHARE, rows: all.length - rows.length },
+      rows: rows.length - personaRows.length,
+      heldOut: {
+        seed: SPLIT_SEED,
+        share: HELD_OUT_SHARE,
+        rows: all.length - rows.length + personaRows.length,
+      },
       extraRows: 'train/extra-rows.jsonl',
+      ...(personaRows.length
+        ? { personaRows: { file: 'train/persona-rows.jsonl', rows: personaRows.length } }
+        : {}),
       threshold: THRESHOLD,
       calibration,
       balance,
