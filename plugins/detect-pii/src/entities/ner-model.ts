@@ -130,14 +130,35 @@ export function loadModel(url: URL = MODEL_URL): NerModel {
   return decodeModel(readFileSync(url))
 }
 
+/** Largest store (bytes) kept for reuse by {@link reusedStore}; a larger text gets its own. */
+const MAX_REUSED = 1 << 20
+const stores: ArrayBuffer[] = [new ArrayBuffer(0), new ArrayBuffer(0), new ArrayBuffer(0)]
+
 /**
- * The per-token arrays the features read, for the tokens of one text. With `lazyShapes` the shapes are left
- * to {@link shapesAround} (the tagger scores few tokens); training reads every token's.
+ * A zeroed store of at least `bytes`, the same one each time for the same `slot` (0: the tagger's view,
+ * 1: tagTokens' marks, 2: tagTokens' result for a tagger view): allocating a fresh ArrayBuffer per text cost more than all the view's hashing.
  */
-export function tokenView(tokens: readonly Token[], units: Uint16Array, lazyShapes = false): TokenView {
+function reusedStore(slot: number, bytes: number): ArrayBuffer {
+  if (bytes > MAX_REUSED) return new ArrayBuffer(bytes)
+  let store = stores[slot]
+  if (store.byteLength < bytes) {
+    store = new ArrayBuffer(Math.max(bytes, 4096))
+    stores[slot] = store
+  } else new Uint8Array(store, 0, bytes).fill(0)
+  return store
+}
+
+/**
+ * The per-token arrays the features read, for the tokens of one text. With `forTagger` the shapes are
+ * left to {@link shapesAround} (the tagger scores few tokens) and the arrays are views of a store reused by
+ * the next such view, so the view is valid until then (the tagger reads it within one call); training
+ * (the default) reads every token's shape and keeps its views.
+ */
+export function tokenView(tokens: readonly Token[], units: Uint16Array, forTagger = false): TokenView {
+  const lazyShapes = forTagger
   const n = tokens.length
-  // One backing store for the view's arrays (a typed array of its own each cost more than filling it).
-  const buffer = new ArrayBuffer(n * 16)
+  // One backing store for the view's arrays.
+  const buffer = forTagger ? reusedStore(0, n * 16) : new ArrayBuffer(n * 16)
   const word = new Uint32Array(buffer, 0, n)
   const shape = new Uint32Array(buffer, n * 4, n)
   const flags = new Int32Array(buffer, n * 8, n)
@@ -283,7 +304,8 @@ export interface TagResult {
  * Tags every token greedily, left to right. A token is scored only when it is
  * capitalised or continues a name; every other token is O without work, so
  * ordinary lower-case prose costs one branch per word. `skip[i]` marks tokens
- * in code, which are never names.
+ * in code, which are never names. For a view made with `forTagger`, the
+ * result is valid until the next such call (its arrays are reused).
  */
 export function tagTokens(
   model: NerModel,
@@ -293,12 +315,13 @@ export function tagTokens(
 ): TagResult {
   const { tokens } = view
   const n = tokens.length
-  // One backing store for the per-token arrays; the result's two are views of it.
-  const buffer = new ArrayBuffer(n * 6)
+  // One backing store for the result's two arrays; for a tagger view (tokenView's forTagger) the reused one,
+  // so that result, like the view, is valid until the next tagger call.
+  const buffer = view.shapeReady ? reusedStore(2, n * 5) : new ArrayBuffer(n * 5)
   const probs = new Float32Array(buffer, 0, n).fill(1)
   const tags = new Uint8Array(buffer, n * 4, n)
   // Flags are needed only around capitalised words; mark those first.
-  const maybe = new Uint8Array(buffer, n * 5, n)
+  const maybe = new Uint8Array(reusedStore(1, n), 0, n)
   for (let i = 0; i < n; i++) if (tokens[i].cap && !tokens[i].codeLike && !skip?.[i]) maybe[i] = 1
   fillFlags(view, flagsOf, maybe)
   const features = FEATURES
