@@ -35,7 +35,8 @@ export const EXTRA_ROWS_PATH = fileURLToPath(new URL('../../train/extra-rows.jso
 
 /**
  * Hand-written benign persona prompts (`train/persona-rows.jsonl`, 440 rows;
- * used only with `train.ts --persona-rows`, not by the shipped model): "act as
+ * in the training part by default since 0.5.1, `train.ts --no-persona-rows`
+ * leaves them out): "act as
  * / you are / pretend to be / from now on you are my" + an ordinary
  * occupation, tool, character or game, its instructions and formatting rules
  * ("do not write explanations", "my first request is …"), in English and six

@@ -16,9 +16,10 @@
  * tool model they cost leave-one-source-out F1 0.915 → 0.790);
  * --max-fpr-direct / --max-fpr-tool cap the false-positive rate over all
  * benign rows, --max-ordinary-fpr-direct over the benign rows outside the
- * hard groups; --persona-rows adds the hand-written benign persona prompts of
- * train/persona-rows.jsonl as a source group of their own; --dev prints a
- * glance at the dev file.
+ * hard groups; the hand-written benign persona prompts of
+ * train/persona-rows.jsonl join as a source group of their own (the default
+ * since 0.5.1; --no-persona-rows leaves them out); --dev prints a glance at
+ * the dev file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -213,14 +214,14 @@ function main(): void {
   })
   TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
   const started = Date.now()
-  // --persona-rows: the hand-written benign persona prompts join the training
-  // part as a source group of their own (left out, calibrated and reported like
-  // the others). Off by default: with them the leave-one-source-out direct F1
-  // was 0.683 (the group, unseen, is blocked 8.9 %, almost all by the rules
-  // override.from_now_on and roleplay.stay_in_character, and that spends the
-  // 3 % budget) and held-out benign prompts blocked did not go down (11 of
-  // 2,805), so 0.5.0's model stays (README, Quality; measured 2026-11-24).
-  const personaRows = process.argv.includes('--persona-rows') ? loadPersonaRows() : []
+  // The hand-written benign persona prompts join the training part as a source
+  // group of their own (left out, calibrated and reported like the others). On
+  // by default since 0.5.1 (--no-persona-rows leaves them out): leave-one-source-out
+  // direct F1 0.718 -> 0.683 (inside the ~0.016 training-order noise plus a
+  // little), but dev benign prompts blocked 1.41 % -> 0.35 % and
+  // awesome-chatgpt-prompts 3.6 % -> 0.9 %; held-out benign unchanged (11 of
+  // 2,805). README, Quality; measured 2026-11-24.
+  const personaRows = process.argv.includes('--no-persona-rows') ? [] : loadPersonaRows()
   const rows = all.filter((row) => !isHeldOut(row)).concat(personaRows)
   console.log(
     `# detect_injection training: ${rows.length - personaRows.length} of ${all.length} rows (${all.length - rows.length + personaRows.length} held out, seed ${SPLIT_SEED}), balance ${balance}, ${JSON.stringify(options)}, direct l2 ${l2Direct}, cues ${cues.join('+') || 'none'}, ${personaRows.length} persona rows\n`,
