@@ -14,48 +14,33 @@
  */
 import canonicalize from 'canonicalize'
 
+/** An audit record's keys, sorted (UTF-16 code unit order, as RFC 8785 sorts). */
+const RECORD_KEYS = [
+  'action',
+  'actor',
+  'agent_id',
+  'classification',
+  'detail',
+  'hash',
+  'id',
+  'kind',
+  'outcome',
+  'pipeline_id',
+  'pipeline_version',
+  'prev_hash',
+  'request_id',
+  'seq',
+  'session_id',
+  'status',
+  'time',
+  'token_id',
+] as const
+
 /** Key sets whose sorted order is known (UTF-16 code unit order, as RFC 8785 sorts). */
 const KNOWN_SHAPES: readonly (readonly string[])[] = [
   // An audit record, with and without its `hash`.
-  [
-    'action',
-    'actor',
-    'agent_id',
-    'classification',
-    'detail',
-    'hash',
-    'id',
-    'kind',
-    'outcome',
-    'pipeline_id',
-    'pipeline_version',
-    'prev_hash',
-    'request_id',
-    'seq',
-    'session_id',
-    'status',
-    'time',
-    'token_id',
-  ],
-  [
-    'action',
-    'actor',
-    'agent_id',
-    'classification',
-    'detail',
-    'id',
-    'kind',
-    'outcome',
-    'pipeline_id',
-    'pipeline_version',
-    'prev_hash',
-    'request_id',
-    'seq',
-    'session_id',
-    'status',
-    'time',
-    'token_id',
-  ],
+  RECORD_KEYS,
+  RECORD_KEYS.filter((key) => key !== 'hash'),
   // A call's detail (call-entry.ts).
   ['chain', 'decisions', 'duration_ms', 'findings', 'mode', 'model', 'request_sha256', 'steps_run', 'vendor'],
   // One decision, one finding count.
