@@ -6,6 +6,14 @@
 import type { Rule } from './rule.js'
 import { B, E, phrases, rx } from './rx.js'
 
+/**
+ * What turns "from now on, you …" into an override: ignoring or bypassing the
+ * instructions, a persona without rules or limits, a named jailbreak persona
+ * (DAN, developer mode), never refusing, the provider's policies.
+ */
+const JAILBREAK_PERSONA =
+  '(?:\\b(?:ignore|disregard|forget|bypass|override|disobey|circumvent)\\b|\\bno\\s+longer\\s+(?:bound|restricted|limited|follow|have|an?\\s+(?:ai|assistant)|chatgpt)\\b|\\bnot\\s+(?:bound|restricted|limited)\\s+by\\b|\\b(?:without|with\\s+no|have\\s+no|has\\s+no|free\\s+(?:of|from))\\s+(?:any\\s+)?(?:ethical\\s+|moral\\s+|content\\s+|safety\\s+)?(?:restrictions|rules|limits|limitations|filters|censorship|guidelines|boundaries|ethics|morals|morality|policies|guardrails)\\b|\\bno\\s+(?:ethical\\s+|moral\\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|boundaries|ethics|morals|guardrails)\\b|\\b(?:un(?:restricted|filtered|censored|bound|hinged)|jailbr(?:oken|eak\\w*)|amoral|immoral|unethical)\\b|\\bdan\\b|\\bdo\\s+anything\\s+now\\b|\\b(?:developer|dev|god)\\s+mode\\b|\\bnever\\s+(?:refuse|decline|say\\s+no)\\b|\\b(?:content|openai|usage|safety)\\s+polic(?:y|ies)\\b|\\b(?:your|the|all)\\s+(?:previous|prior|original|earlier)\\s+(?:instructions|rules|programming)\\b|\\bobey\\s+(?:only\\s+)?me\\b)'
+
 // Word boundaries that work for letters outside ASCII (`\b` in JS is ASCII-only).
 const GAP = '[^.!?;\\n。！？]{0,40}?'
 
@@ -199,8 +207,11 @@ export const OVERRIDE_RULES: readonly Rule[] = [
     needles: ['from now on', 'for the rest of', 'throughout'],
     category: 'override',
     weight: 2.5,
+    // Only when the same sentence goes on to a jailbreak persona or an override
+    // (0.5.2): "from now on you are my Spanish tutor" or "from now on, answer in
+    // French" is an ordinary role or format request.
     pattern: rx(
-      '\\bfrom\\s+now\\s+on\\b[,\\s]+(?:you|your|act|respond|answer|reply|only|always|never|ignore|pretend|refer)\\b|\\b(?:for the rest of|throughout) (?:this|the) (?:conversation|chat|session),?\\s+you\\s+(?:will|must|are|shall)\\b',
+      `\\b(?:from\\s+now\\s+on|(?:for the rest of|throughout) (?:this|the) (?:conversation|chat|session))\\b[^.!?\\n]{0,80}?${JAILBREAK_PERSONA}`,
     ),
   },
   {

@@ -8,6 +8,13 @@
 import type { Rule } from './rule.js'
 import { B, phrases, rx } from './rx.js'
 
+/** Staying in a role ("stay in character", "never break character"). */
+const IN_CHARACTER =
+  "(?:\\b(?:stay|remain|keep|staying|remaining)\\s+in\\s+(?:character|(?:your|their|the)\\s+roles?)\\b|\\b(?:never|don'?t|do not|not)\\s+(?:ever\\s+)?(?:break|breaking|fall(?:ing)? out of|drop(?:ping)?)\\s+(?:character|(?:your|their|the)\\s+roles?)\\b)"
+/** What makes staying in a role a jailbreak: whatever it takes, even against the rules. */
+const AT_ANY_COST =
+  "(?:\\bno\\s+matter\\s+(?:what|how|if|the)\\b|\\beven\\s+(?:if|when|though|to)\\b|\\bregardless\\b|\\bat\\s+all\\s+costs\\b|\\bunder\\s+(?:any|no)\\s+circumstances?\\b|\\bwhatever\\s+(?:happens|i\\s+(?:say|ask)|the)\\b|\\b(?:violat\\w*|against|break\\w*)\\s+(?:your|the|any|openai'?s?)\\s+(?:rules|guidelines|polic\\w+|programming|ethics)\\b|\\bun(?:restricted|censored|filtered)\\b)"
+
 /** Role-play and persona jailbreak rules. */
 export const ROLEPLAY_RULES: readonly Rule[] = [
   {
@@ -142,8 +149,12 @@ export const ROLEPLAY_RULES: readonly Rule[] = [
     needles: ['character', 'role', 'figure', 'absorbed', 'immersed'],
     category: 'roleplay',
     weight: 1.5,
+    // Staying in character is a jailbreak only with "no matter what / even if /
+    // regardless …" in the same sentence, or DAN's "stay in character!" (0.5.2):
+    // "stay in character as the interviewer" is an ordinary role-play request.
     pattern: rx(
-      "\\b(?:stay|remain|keep|staying|remaining)\\s+in\\s+(?:character|(?:your|their|the)\\s+roles?)\\b|\\b(?:never|don'?t|do not|not)\\s+(?:ever\\s+)?(?:break|breaking|fall(?:ing)? out of|drop(?:ping)?)\\s+(?:character|(?:your|their|the)\\s+roles?)\\b|\\bwithout\\s+(?:even\\s+)?falling\\s+out\\s+of\\s+(?:the\\s+)?(?:figure|role|character)|\\b(?:completely|fully)\\s+(?:absorbed|immersed)\\s+in\\s+(?:your|the|their)\\s+role",
+      `${IN_CHARACTER}[^.!?\\n]{0,60}?${AT_ANY_COST}|${AT_ANY_COST}[^.!?\\n]{0,60}?${IN_CHARACTER}|\\bstay\\s+in\\s+character!|\\bbreak\\s+of\\s+character\\b|` +
+        '\\bwithout\\s+(?:even\\s+)?falling\\s+out\\s+of\\s+(?:the\\s+)?(?:figure|role|character)|\\b(?:completely|fully)\\s+(?:absorbed|immersed)\\s+in\\s+(?:your|the|their)\\s+role',
     ),
   },
   {
