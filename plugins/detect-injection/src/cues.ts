@@ -18,7 +18,15 @@
  * hashes as the n-gram features (features.ts) in one pass over the prepared
  * text, looked up in an open-addressing table: no regular expression runs.
  */
-import { FeatureScratch, prepareFeatureCodes } from './features.js'
+import {
+  BIGRAM_SEED,
+  FeatureScratch,
+  FNV_PRIME,
+  prepareFeatureCodes,
+  TRIGRAM_SEED,
+  WORD_CHAR,
+  WORD_SEED,
+} from './features.js'
 
 /** Cue names. Changing the list or a lexicon changes the features: retrain. */
 export const CUE_NAMES = [
@@ -104,24 +112,6 @@ const LEXICONS: Partial<Record<CueName, string>> = {
 
 /** Cues whose co-occurrence is a feature of its own. */
 const PAIRED: readonly boolean[] = CUE_NAMES.map((name) => name !== 'oddtoken')
-
-const FNV_PRIME = 0x01000193
-const WORD_SEED = 0x9747b28c
-const BIGRAM_SEED = 0x5bd1e995
-const TRIGRAM_SEED = 0x2c1b3c6d
-
-// Word characters as features.ts counts them (letters and digits, apostrophes inside words).
-function isWordChar(c: number): boolean {
-  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)
-  if (c < 0xc0) return false
-  if (c >= 0x2000 && c <= 0x2bff) return false
-  if (c >= 0x3000 && c <= 0x303f) return false
-  if (c >= 0xff00 && c <= 0xff20) return false
-  if (c >= 0xd800 && c <= 0xdfff) return false
-  return c !== 0xd7 && c !== 0xf7
-}
-const WORD_CHAR = new Uint8Array(0x10000)
-for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
 
 // Phrase hashes: a word's hash is FNV-1a from WORD_SEED over its characters; two and three
 // words combine like the bigram and trigram features (features.ts), with a marker so a

@@ -11,10 +11,11 @@
  */
 
 const FNV_OFFSET = 0x811c9dc5
-const FNV_PRIME = 0x01000193
-const WORD_SEED = 0x9747b28c
-const BIGRAM_SEED = 0x5bd1e995
-const TRIGRAM_SEED = 0x2c1b3c6d
+/** Hash constants shared with the cue lexicon (cues.ts), which must hash words as the n-grams do. */
+export const FNV_PRIME = 0x01000193
+export const WORD_SEED = 0x9747b28c
+export const BIGRAM_SEED = 0x5bd1e995
+export const TRIGRAM_SEED = 0x2c1b3c6d
 
 /** Lower-case and collapse whitespace; pads with one space on each side. The reference for {@link prepareFeatureCodes}. */
 export function prepareFeatureText(text: string): string {
@@ -97,7 +98,7 @@ function isWordChar(c: number): boolean {
 }
 
 /** {@link isWordChar} for every UTF-16 code unit, looked up instead of computed. */
-const WORD_CHAR = new Uint8Array(0x10000)
+export const WORD_CHAR = new Uint8Array(0x10000)
 for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
 
 /**
