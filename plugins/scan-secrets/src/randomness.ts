@@ -102,6 +102,15 @@ export function isIdentifierLike(token: string): boolean {
 
 /** Legacy and P2SH Bitcoin addresses (base58, public by design). */
 const BITCOIN_ADDRESS = /^[13][1-9A-HJ-NP-Za-km-z]{25,34}$/
+/**
+ * ULIDs: 26 Crockford base32 characters (no I, L, O, U) whose first is at most 7
+ * (48 bits of time stamp, then 80 random bits): sortable record ids, not secrets.
+ */
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i
+/** `1.2.3` or a date stamp `20230412` standing apart from other digits. */
+const VERSION_OR_DATE = /\d\.\d+\.\d|(?:^|\D)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:\D|$)/
+/** Base64 of DER: the RSA OID (`BgkqhkiG9w0`), X.509 name attributes (`BgNVBA`, `A1UE`), extensions (`BgNVHQ`), `C=` (`MQswCQYD`). */
+const DER_BASE64 = /BgkqhkiG9w0|BgNVB[AH]|MQswCQYD|A1UE[BCDGHKLMT]/
 const UUID_INSIDE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
 /** A lower-case or Capitalised word with vowels, as in slugs and URL paths (`dr-elizabeth-green-xylt56z`). */
 const WORD_PART = /^[A-Z]?[a-z]{3,}$/
@@ -144,6 +153,12 @@ export function looksLikeLoneSecret(padded: string): boolean {
   if (n < 20 || n > LONE_MAX) return false
   // `0x…`: an address or a constant (Ethereum addresses mix cases as a checksum); Bitcoin addresses.
   if (NOT_SECRET_PREFIX.test(token) || /^0x/i.test(token) || BITCOIN_ADDRESS.test(token)) return false
+  // ULIDs; publishable keys in hex (`pk_` of IEX Cloud, `pub_` of BestTime: their secret twins have rules).
+  if ((n === 26 && ULID.test(token)) || /^(?:pk|pub)_[0-9a-f]{32}$/.test(token)) return false
+  // A build or artefact name: a version (`rc0.13.0`) or a date stamp (`_20230412_`) inside the token.
+  if (VERSION_OR_DATE.test(token)) return false
+  // A line of a certificate or key body without its armour: base64 of DER object identifiers and names.
+  if (DER_BASE64.test(token)) return false
   // A GUID inside the token (`GUID-88B04BE2-…`, `id_<uuid>`); a file name (`TaxReturns2022.pdf`).
   if (UUID_INSIDE.test(token) || /\.[a-z][a-z0-9]{1,4}$/.test(token)) return false
   const s = shapeOf(token)
@@ -151,7 +166,9 @@ export function looksLikeLoneSecret(padded: string): boolean {
   // Hex in one case is a digest, an id or a UUID; mixed-case hex is not how digests are written.
   if ((s.hexOnly || DIGEST_OR_UUID.test(token)) && !mixedCase) return false
   const letters = s.upper + s.lower
-  if (s.digit < 2 || letters < n * 0.3) return false
+  if (letters < n * 0.3) return false
+  // Digits are what set a key apart from words; a key of letters only (or one digit) must mix cases as base52 does.
+  if (s.digit < 2 && !isRandomLetters(s.digit ? token.replace(/[0-9]/, '') : token)) return false
   // Letters with as few vowels as random letters have (~19 %), in a token long enough to tell.
   const fewVowels = n >= 24 && letters >= 8 && (s.vowels + s.upperVowels) / letters <= 0.3
   // Random base62 switches class on ~60 % of neighbours, base36 on ~40 %; identifiers and words far less.
@@ -166,12 +183,18 @@ export function looksLikeLoneSecret(padded: string): boolean {
   if (symbols > (n >= 30 ? 4 : 2)) return false
   // Words have many vowels; a base62 token that switches class on half its neighbours is not words.
   const dense = mixedCase && s.switches >= n * 0.5
-  if (!dense && s.lower >= 8 && s.vowels / s.lower > 0.33) return false
+  // Base36 keys (`6esicmhsdpu8blum1wzr8a6bae9s507u`): digits on every few characters, which words do not have.
+  // Hex letters are a third vowels, so hex is left to the stricter bar.
+  const digitDense = !s.hexOnly && s.digit >= n * 0.15 && s.switches >= n * 0.4
+  if (!dense && s.lower >= 8 && s.vowels / s.lower > (digitDense ? 0.4 : 0.33)) return false
   // A run of 8 one-case letters is rare in random base62 (mixed case), of 13 in random base36 (one case);
   // one-case runs up to 16 pass when the letters have as few vowels as random letters do (~19 %).
-  const runLimit = mixedCase ? 8 : fewVowels ? 16 : 12
+  // The longest run of a random string grows with its length (about log n): one more letter per 8 characters past 24.
+  // Base64 with `+` or `/` keeps the fixed limit: certificate and key bodies (DER) have long capital runs.
+  const runLimit =
+    (mixedCase ? 8 : fewVowels ? 16 : 12) + (symbols > 0 ? 0 : Math.max(0, Math.floor((n - 24) / 8)))
   if (s.longestCaseRun > runLimit) return false
-  if (shannonEntropy(token) < effectiveEntropyThreshold(n, 4.0)) return false
+  if (shannonEntropy(token) < effectiveEntropyThreshold(n, 4.0) - 0.1) return false
   return !isPlaceholder(token, 'strict')
 }
 

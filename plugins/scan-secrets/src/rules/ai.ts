@@ -69,7 +69,8 @@ export const AI_RULES: readonly SecretRule[] = [
     id: 'huggingface-access-token',
     kind: 'huggingface_token',
     keywords: ['hf_'],
-    body: 'hf_[A-Za-z]{34}',
+    // Letters in the tokens the site issues; trufflehog also accepts digits, as some older tokens have.
+    body: 'hf_[A-Za-z0-9]{34}',
     minEntropy: 3,
     validate: mixedCase(0.95),
   }),

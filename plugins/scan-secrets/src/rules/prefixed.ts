@@ -130,8 +130,19 @@ export const PREFIXED_RULES: readonly SecretRule[] = [
     id: 'newrelic-license-key',
     kind: 'devtools_token',
     keywords: ['nral', '-nrma'],
-    body: '[a-f0-9]{36}NRAL|(?:eu01xx|AA)[a-f0-9]{40}-NRMA',
+    // The hex of a license key is sometimes written in capitals; mobile tokens carry 36 to 40 hex after the region.
+    body: '[a-fA-F0-9]{36}NRAL|(?:eu01xx|AA)[a-f0-9]{36,40}-NRMA',
     minEntropy: 3,
+  }),
+  // IEX Cloud secret tokens: `sk_` + 32 hex (publishable ones are `pk_`); BestTime private keys: `pri_` + 32 hex
+  // (public ones are `pub_`). Stripe's `sk_live_`/`sk_test_` have their own rule.
+  tokenRule({
+    id: 'hex-secret-key-prefixed',
+    kind: 'saas_api_key',
+    keywords: ['sk_', 'pri_'],
+    body: '(?:sk|pri)_[a-f0-9]{32}',
+    minEntropy: 3,
+    validate: randomBody(4),
   }),
   // Postman API keys: `PMAK-` + 59 (documented form with a dash: 24 hex, 34 hex; older keys are one run).
   tokenRule({

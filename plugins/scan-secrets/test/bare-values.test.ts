@@ -1,0 +1,66 @@
+/**
+ * Values pasted alone (0.4.0): the lone-token bar relaxed where random keys
+ * fall just short of it (a letter run that grows with the token's length, an
+ * entropy bar 0.1 bit lower, letters-only base52 keys, base36 keys with many
+ * digits), vendor shapes added or widened, and the harmless classes that must
+ * stay quiet under the relaxed bar (ULIDs, build names with a version or a
+ * date stamp, hex in mixed case, publishable keys in hex). Prefixes are split
+ * so that the repository holds no token-shaped literal.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { alnum, hex } from './fixtures.js'
+import { scanText } from './helpers.js'
+
+const join = (...parts: string[]) => parts.join('')
+const kinds = (text: string) => scanText(text).map((f) => f.type)
+const rules = (text: string) => scanText(text).map((f) => String(f.detail?.rule))
+
+describe('scan_secrets bare values (0.4.0)', () => {
+  const LONE: Array<[string, string]> = [
+    ['a 40-character base62 key with a 9-letter lower-case run', '4hN7pqzkbxmtwd2Rc8Lv2Qd9XfRj4Tg6Ws1Ya5Pe'],
+    ['a base36 key just under the old entropy bar (3.99 bits)', 'k7mnuq7p3bwc87b2zk29x7ykp2xqkkd0'],
+    ['a letters-only key that mixes cases throughout', 'KqZmTxRbWpLfNvHcGdJsYw'],
+    ['a base36 key with a digit every few characters and many vowels', '7ufkcmhsdea8blom1wzr8e6bai9s507u'],
+  ]
+  for (const [label, token] of LONE) {
+    it(`lone secret: ${label}`, () => assert.deepEqual(kinds(token), ['high_entropy_string']))
+  }
+
+  const VENDOR: Array<[string, string]> = [
+    ['hex-secret-key-prefixed', `${join('sk', '_')}${hex(30)}7e`],
+    ['hex-secret-key-prefixed', `${join('pri', '_')}${hex(30)}a9`],
+    ['huggingface-access-token', `${join('hf', '_')}${alnum(30)}Ab7z`],
+    ['newrelic-license-key', `${hex(34).toUpperCase()}9F${'NR'}AL`],
+    ['newrelic-license-key', `${join('eu01', 'xx')}${hex(34)}7c-${'NR'}MA`],
+  ]
+  for (const [rule, text] of VENDOR) {
+    it(`${rule} finds ${text.slice(0, 12)}…`, () => {
+      assert.ok(rules(text).includes(rule), `expected ${rule}, got ${JSON.stringify(rules(text))}`)
+    })
+  }
+
+  const QUIET: Array<[string, string]> = [
+    ['a ULID in capitals', '01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+    ['a ULID in lower case', 'order 01hgw3w2x5m0fx9r7yqk4t6b8n was shipped'],
+    [
+      'a build name with a version and a date stamp',
+      'COMMUNICATION_API_VERSION=rc0.13.0_20230412_0712-SNAPSHOT',
+    ],
+    ['a hex string in mixed case', 'Ba7e96640ad7DCD46AD73687946Ce85047d5C9Fb'],
+    ['a publishable key in hex (pk_)', `${join('pk', '_')}${hex(30)}4b`],
+    ['a public key in hex (pub_)', `${join('pub', '_')}${hex(30)}0c`],
+    [
+      'a certificate body line without its armour',
+      'MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ',
+    ],
+    [
+      'a certificate body line without + or /',
+      'BgNVBAMTEkJhbHRpbW9yZSBDeWJlclRydXN0IFJvb3QwHhcNMDAwNTEyMTg0NjAw',
+    ],
+    ['a word run in capitals with digits', 'ERROR_CODE_404_NOT_FOUND_IN_REGISTRY_V2'],
+  ]
+  for (const [label, text] of QUIET) {
+    it(`no finding: ${label}`, () => assert.deepEqual(rules(text), []))
+  }
+})
