@@ -31,6 +31,11 @@ describe('scan_secrets bare values (0.4.0)', () => {
     ['hex-secret-key-prefixed', `${join('sk', '_')}${hex(30)}7e`],
     ['hex-secret-key-prefixed', `${join('pri', '_')}${hex(30)}a9`],
     ['huggingface-access-token', `${join('hf', '_')}${alnum(30)}Ab7z`],
+    ['rootly-api-key', `${join('rootly', '_')}${hex(62)}4d`],
+    ['url-credentials', `smb://admin:${alnum(10)}7q@nas.local/share`],
+    ['url-credentials', `sip://alice:${alnum(10)}3z@voip.acme.io`],
+    ['url-credentials', `git+ssh://bob:${alnum(10)}8k@git.acme.io/repo.git`],
+    ['generic-secret-assignment', `DUO_SKEY=${alnum(38)}2x`],
     ['newrelic-license-key', `${hex(34).toUpperCase()}9F${'NR'}AL`],
     ['newrelic-license-key', `${join('eu01', 'xx')}${hex(34)}7c-${'NR'}MA`],
   ]
@@ -39,6 +44,10 @@ describe('scan_secrets bare values (0.4.0)', () => {
       assert.ok(rules(text).includes(rule), `expected ${rule}, got ${JSON.stringify(rules(text))}`)
     })
   }
+
+  it('a database URL with a + in its scheme is one database_url finding, not also url_credentials', () => {
+    assert.deepEqual(kinds(`mongodb+srv://app:${alnum(12)}@cluster0.ab1cd.mongodb.net/db`), ['database_url'])
+  })
 
   const QUIET: Array<[string, string]> = [
     ['a ULID in capitals', '01ARZ3NDEKTSV4RRFFQ69G5FAV'],
@@ -58,6 +67,8 @@ describe('scan_secrets bare values (0.4.0)', () => {
       'a certificate body line without + or /',
       'BgNVBAMTEkJhbHRpbW9yZSBDeWJlclRydXN0IFJvb3QwHhcNMDAwNTEyMTg0NjAw',
     ],
+    ['a URL of any scheme with a word password', 'smb://guest:guest@nas.local/share'],
+    ['a URL with a port and no user', 'see https://example.com:8080/path and foo://bar'],
     ['a word run in capitals with digits', 'ERROR_CODE_404_NOT_FOUND_IN_REGISTRY_V2'],
   ]
   for (const [label, text] of QUIET) {

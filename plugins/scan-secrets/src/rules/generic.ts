@@ -23,6 +23,8 @@ const SECRET_WORDS = new Set([
   'token',
   'apikey',
   'secretkey',
+  // Duo's secret key (`skey` in duo.conf, DUO_SKEY); its `ikey` is an id.
+  'skey',
   'accesskey',
   'privatekey',
   'authtoken',

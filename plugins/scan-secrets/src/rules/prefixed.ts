@@ -144,6 +144,15 @@ export const PREFIXED_RULES: readonly SecretRule[] = [
     minEntropy: 3,
     validate: randomBody(4),
   }),
+  // Rootly API keys: `rootly_` + 64 hex.
+  tokenRule({
+    id: 'rootly-api-key',
+    kind: 'devtools_token',
+    keywords: ['rootly_'],
+    body: 'rootly_[a-f0-9]{64}',
+    minEntropy: 3,
+    validate: randomBody(7),
+  }),
   // Postman API keys: `PMAK-` + 59 (documented form with a dash: 24 hex, 34 hex; older keys are one run).
   tokenRule({
     id: 'postman-api-key-run',
