@@ -251,7 +251,7 @@ export const STRUCTURAL_RULES: readonly SecretRule[] = [
     keywords: ['://', ':\\/\\/'],
     // Any scheme (`smb://`, `nats://`, `sip://`, `jdbc:…://`): the user:password@ part is the credential wherever it is.
     // Database schemes are left to database-url (one finding per URL).
-    pattern: String.raw`(?<![a-z0-9+.-])(?!(?:${DB_SCHEMES}|mysql|r2dbc|jdbc)${SLASHES})[a-z][a-z0-9+.-]{1,24}${SLASHES}(?<secret>${USER}:${PASSWORD})${HOST_AHEAD}`,
+    pattern: `(?<![a-z0-9+.-])(?!(?:${DB_SCHEMES}|mysql|r2dbc|jdbc)${SLASHES})[a-z][a-z0-9+.-]{1,24}${SLASHES}(?<secret>${USER}:${PASSWORD})${HOST_AHEAD}`,
     flags: 'i',
     placeholders: 'none',
     priority: PRIORITY.contextual,
