@@ -49,6 +49,15 @@ describe('scan_secrets bare values (0.4.0)', () => {
     assert.deepEqual(kinds(`mongodb+srv://app:${alnum(12)}@cluster0.ab1cd.mongodb.net/db`), ['database_url'])
   })
 
+  it('a JWT whose header does not decode to an alg is still a jwt (0.6); a dotted eyJ string without claims is not', () => {
+    const shaped = `${join('ey', 'J')}${alnum(30)}.${join('ey', 'J')}${alnum(40)}.${alnum(43)}`
+    assert.deepEqual(
+      scanText(shaped).map((f) => [f.type, f.score]),
+      [['jwt', 0.6]],
+    )
+    assert.ok(!kinds(`${join('ey', 'J')}${alnum(30)}.section.v2`).includes('jwt'))
+  })
+
   const QUIET: Array<[string, string]> = [
     ['a ULID in capitals', '01ARZ3NDEKTSV4RRFFQ69G5FAV'],
     ['a ULID in lower case', 'order 01hgw3w2x5m0fx9r7yqk4t6b8n was shipped'],
