@@ -8,7 +8,7 @@
  * thread that scores texts does not load the SDK and its dependencies.
  */
 import { CUE_NAMES, cueCountsOfCodes, cueFeaturesOfCounts, MAX_CUE_FEATURES } from './cues.js'
-import { FeatureDeduper, FeatureScratch, hashFeatures, prepareFeatureCodes } from './features.js'
+import { FeatureBitSet, FeatureScratch, prepareFeatureCodes, sumDistinctWeights } from './features.js'
 import type { Channel } from './match-rules.js'
 
 /** How the model's logit and the rule weights combine into one score, per channel. */
@@ -55,7 +55,9 @@ export class LinearModel {
   readonly channels: { readonly direct: ChannelWeights; readonly tool: ChannelWeights }
   readonly combine: ModelFile['combine']
   readonly #scratch = new FeatureScratch()
-  readonly #deduper: FeatureDeduper
+  readonly #seen: FeatureBitSet
+  /** Sum and count of the last text's distinct feature weights. */
+  readonly #sum = new Float64Array(2)
   readonly #cueFeatures = new Int32Array(MAX_CUE_FEATURES)
   readonly #cueCounts = new Uint8Array(CUE_NAMES.length)
 
@@ -63,7 +65,7 @@ export class LinearModel {
     this.bits = bits
     this.channels = channels
     this.combine = combine
-    this.#deduper = new FeatureDeduper(bits)
+    this.#seen = new FeatureBitSet(bits)
   }
 
   /** Encode weights as int16 with one scale, so the files stay small. */
@@ -92,13 +94,12 @@ export class LinearModel {
       const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
       for (let i = 0; i < m; i++) logit += weights[c[i]]
     }
-    const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
-    // Read the buffer after preparing: preparing may have grown it.
-    const f = scratch.features
-    const n = this.#deduper.dedupe(f, count)
+    // Hashing, deduplicating and summing in one pass (features.ts): the same sum, in the same order.
+    const out = this.#sum
+    sumDistinctWeights(scratch.codes, length, this.bits, weights, this.#seen, out)
+    const sum = out[0]
+    const n = out[1]
     if (n === 0) return logit
-    let sum = 0
-    for (let i = 0; i < n; i++) sum += weights[f[i]]
     return logit + sum / Math.sqrt(n)
   }
 }

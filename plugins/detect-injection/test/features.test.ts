@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
+  FeatureBitSet,
+  FeatureDeduper,
   FeatureScratch,
   featuresOf,
   hashFeatures,
   prepareFeatureCodes,
   prepareFeatureText,
+  sumDistinctWeights,
 } from '../src/features.js'
 import { BENIGN_LOOKALIKES, DIRECT_ATTACKS } from './fixtures.js'
 
@@ -104,5 +107,63 @@ describe('features', () => {
     const codes = scratch.codes
     prepareFeatureCodes('short text', scratch)
     assert.equal(scratch.codes, codes, 'the grown buffer is kept')
+  })
+
+  it('sums the distinct features in one pass exactly as hashing, deduplicating and summing do', () => {
+    let seed = 7
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+      return seed / 2 ** 32
+    }
+    const alphabet = [
+      'a',
+      'e',
+      't',
+      ' ',
+      ' ',
+      '\n',
+      "'",
+      '’',
+      'X',
+      '0',
+      '9',
+      '.',
+      '!',
+      '#',
+      'é',
+      'ß',
+      'Σ',
+      '漢',
+      '\u2003',
+    ]
+    const texts = [...TEXTS, 'word '.repeat(3000), 'ok ok ok', 'a']
+    for (let i = 0; i < 400; i++) {
+      let text = ''
+      const length = Math.floor(random() * 600)
+      for (let k = 0; k < length; k++) text += alphabet[Math.floor(random() * alphabet.length)]
+      texts.push(text)
+    }
+    for (const bits of [12, 18]) {
+      // Weights of every sign and magnitude, as the int16-scaled model file gives them.
+      const weights = new Float32Array(1 << bits)
+      for (let i = 0; i < weights.length; i++) weights[i] = Math.round((random() - 0.5) * 65534) * 0.0000797
+      const scratch = new FeatureScratch()
+      const deduper = new FeatureDeduper(bits)
+      const seen = new FeatureBitSet(bits)
+      const out = new Float64Array(2)
+      for (const text of texts) {
+        const n = prepareFeatureCodes(text, scratch)
+        const count = deduper.dedupe(scratch.features, hashFeatures(scratch.codes, n, bits, scratch.features))
+        let sum = 0
+        for (let k = 0; k < count; k++) sum += weights[scratch.features[k]]
+        sumDistinctWeights(scratch.codes, n, bits, weights, seen, out)
+        assert.ok(Object.is(out[0], sum), `sum of ${JSON.stringify(text.slice(0, 40))}`)
+        assert.equal(out[1], count)
+        assert.ok(
+          seen.words.every((w) => w === 0),
+          'the bit set is clear for the next text',
+        )
+      }
+    }
   })
 })
