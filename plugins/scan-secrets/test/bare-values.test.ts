@@ -8,7 +8,9 @@
  * so that the repository holds no token-shaped literal.
  */
 import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
 import { describe, it } from 'node:test'
+import { rootCertificates } from 'node:tls'
 import { alnum, hex } from './fixtures.js'
 import { scanText } from './helpers.js'
 
@@ -56,6 +58,62 @@ describe('scan_secrets bare values (0.4.0)', () => {
       [['jwt', 0.6]],
     )
     assert.ok(!kinds(`${join('ey', 'J')}${alnum(30)}.section.v2`).includes('jwt'))
+  })
+
+  describe('a private key body pasted without its armour', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+    const body = (pem: string) => pem.split('\n').slice(1, -2).join('\n')
+    const bodies: Array<[string, string]> = [
+      ['PKCS#1 RSA', body(rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }) as string)],
+      ['PKCS#8 RSA', body(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string)],
+      [
+        'SEC1 EC P-256',
+        body(
+          generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+            type: 'sec1',
+            format: 'pem',
+          }) as string,
+        ),
+      ],
+      [
+        'PKCS#8 Ed25519',
+        body(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+      ],
+    ]
+    for (const [label, text] of bodies) {
+      it(`${label} is one private_key finding over all its lines`, () => {
+        const findings = scanText(text)
+        assert.deepEqual(
+          findings.map((f) => f.type),
+          ['private_key'],
+        )
+        assert.equal(findings[0].span?.end, text.length)
+      })
+    }
+    it('inside armour only the PEM rule reports', () => {
+      assert.deepEqual(rules(rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }) as string), [
+        'private-key',
+      ])
+    })
+    it('public key bodies (RSA, EC) pasted without armour give no finding at all', () => {
+      const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      for (const key of [
+        rsa.publicKey,
+        generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey,
+        ec.publicKey,
+      ]) {
+        assert.deepEqual(rules(body(key.export({ type: 'spki', format: 'pem' }) as string)), [])
+      }
+    })
+    it('certificate bodies pasted without armour give no finding at all', () => {
+      for (const pem of rootCertificates.slice(0, 40)) {
+        const text = pem
+          .split('\n')
+          .filter((line) => line && !line.startsWith('-----'))
+          .join('\n')
+        assert.deepEqual(rules(text), [], text.slice(0, 40))
+      }
+    })
   })
 
   const QUIET: Array<[string, string]> = [

@@ -242,6 +242,32 @@ const NOT_SECRET_NAMES = new Set([
   'crv',
 ])
 
+/**
+ * The first line of a public key or certificate body, by the DER it starts with: SubjectPublicKeyInfo of RSA
+ * (2048+ and 1024 bits), EC (P-256, P-384) and Ed25519 keys, and an X.509 certificate (`30 82 .. .. 30 82 0x ..`).
+ */
+const PUBLIC_DER_START =
+  /^(?:MII[A-Za-z0-9+/]{2}jANBgkqhkiG9w0BAQEFAAOC|MIGfMA0GCSqGSIb3DQEBAQUAA4GN|MFkwEwYHKoZIzj0CAQYI|MHYwEAYHKoZIzj0CAQYF|MCowBQYDK2Vw|MII[A-Za-z0-9+/]{3}CC[A-D])/
+/** A line of base64 only (a key or certificate body line). */
+const BASE64_LINE = /^[A-Za-z0-9+/]{4,80}={0,2}\r?$/
+
+/**
+ * Whether the token at `at` is on a line of a base64 block (consecutive lines of base64 only) whose first
+ * line starts a public key or a certificate: the body of a PEM block pasted without its armour.
+ */
+function insidePublicBody(text: string, at: number): boolean {
+  let lineStart = text.lastIndexOf('\n', at - 1) + 1
+  for (let lines = 0; lines < 200; lines++) {
+    const lineEnd = text.indexOf('\n', lineStart)
+    const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd)
+    if (!BASE64_LINE.test(line)) return false
+    if (PUBLIC_DER_START.test(line)) return true
+    if (lineStart === 0) return false
+    lineStart = text.lastIndexOf('\n', lineStart - 2) + 1
+  }
+  return false
+}
+
 function namedNotSecret(text: string, start: number): boolean {
   const window = text.slice(Math.max(0, start - 60), start)
   const words = nameWords(window.slice(window.lastIndexOf('\n') + 1)).slice(-4)
@@ -295,6 +321,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       // Lines of an armoured block are the most common lone candidates; the check is a lookup.
       if (token.length < LONE_MIN || insideArmour(match.input, match.index)) return false
       if (!looksLikeLoneSecret(token) || VENDOR_PREFIX.test(token) || token.includes('..')) return false
+      if (insidePublicBody(match.input, match.index)) return false
       if (isTemplated(match.input, match.index, token.length) || isInsideLocator(match.input, match.index))
         return false
       return namedNotSecret(match.input, match.index) ? false : { score: 0.6 }

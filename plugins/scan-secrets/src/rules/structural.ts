@@ -200,6 +200,31 @@ export const STRUCTURAL_RULES: readonly SecretRule[] = [
     priority: PRIORITY.structural - 1,
     validate: pemBody(64, 0.9),
   }),
+  // A private key pasted without its armour: the body's first line starts with the DER of a private key
+  // (PKCS#1 RSA `30 82 .. .. 02 01 00 02 82`, PKCS#8 RSA / EC / Ed25519, SEC1 EC P-256 / P-384); public keys
+  // and certificates start otherwise. The base64 lines after it belong to it. Inside armour the rules above report.
+  patternRule({
+    id: 'private-key-body',
+    kind: 'private_key',
+    keywords: [
+      'ibaakc',
+      'ibaakb',
+      'ibadanbgkqhkig9w0baqef',
+      'ageambmgbyqgsm49',
+      'mc4caqawbqydk2vwbciei',
+      'mhccaqeei',
+      'migkagebbda',
+    ],
+    pattern:
+      '(?<![A-Za-z0-9+/])(?<secret>(?:MII[A-Za-z0-9+/]{3}IBA(?:AK[BC]|DANBgkqhkiG9w0BAQEF)|MI[GH][A-Za-z0-9+/]AgEAMBMGByqGSM49AgE|MC4CAQAwBQYDK2VwBCIEI|MHcCAQEEI|MIGkAgEBBDA)[A-Za-z0-9+/]{24,}={0,2}(?:\\\\?\\r?\\n[A-Za-z0-9+/]{4,80}={0,2}){0,200})',
+    placeholders: 'none',
+    priority: PRIORITY.structural - 2,
+    score: 0.9,
+    validate: (_secret, match) =>
+      match.input.lastIndexOf('-----BEGIN', match.index) > match.input.lastIndexOf('-----END', match.index)
+        ? false
+        : { score: 0.9 },
+  }),
   patternRule({
     id: 'putty-private-key',
     kind: 'private_key',
