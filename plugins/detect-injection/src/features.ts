@@ -58,16 +58,6 @@ export function prepareFeatureCodes(text: string, scratch: FeatureScratch): numb
   let pendingSpace = false
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i)
-    // Most characters of prose are lower-case ASCII letters: copied as they are.
-    if (c >= 0x61 && c <= 0x7a) {
-      if (pendingSpace) {
-        codes[n++] = 32
-        pendingSpace = false
-      }
-      codes[n++] = c
-      started = true
-      continue
-    }
     if (c >= 0x80) return copyCodes(prepareFeatureText(text), scratch)
     if (ASCII_SPACE[c] === 1) {
       pendingSpace = started
@@ -240,106 +230,38 @@ export class FeatureBitSet {
 }
 
 /**
- * The weights of the distinct features of `codes[0..n)`, summed in the order
+ * The weights of the distinct features `features[0..n)`, summed in the order
  * of their first occurrence, and how many there are, in `out[0]` and `out[1]`:
- * the same sum, added in the same order, as {@link hashFeatures} then
- * {@link FeatureDeduper.dedupe} then a loop over `weights`, without writing
- * the features anywhere. `seen` must be all clear; it is cleared again before
- * returning.
+ * the same sum, added in the same order, as {@link FeatureDeduper.dedupe} then
+ * a loop over `weights`, in one pass. Like dedupe, it compacts `features` in
+ * place to the distinct ones. `seen` must be all clear; it is cleared again
+ * before returning. The loop body is kept
+ * small: its weight reads miss the cache, and the processor overlaps more of
+ * them the more iterations it holds in flight.
  */
 export function sumDistinctWeights(
-  codes: Uint16Array,
+  features: Int32Array,
   n: number,
-  bits: number,
   weights: Float32Array,
   seen: FeatureBitSet,
   out: Float64Array,
 ): void {
-  const mask = (1 << bits) - 1
   const set = seen.words
   let sum = 0
   let count = 0
-  let i = 0
-  let f = 0
-  // 1 when f was not seen yet. Branch-free: whether an n-gram repeats is a coin toss to the branch
-  // predictor; a repeat adds weight * 0 (+0 or -0), which leaves a sum that is never -0 unchanged.
-  let fresh = 0
-  for (; i + 5 <= n; i++) {
-    let h = Math.imul(FNV_OFFSET ^ codes[i], FNV_PRIME)
-    h = Math.imul(h ^ codes[i + 1], FNV_PRIME)
-    h = Math.imul(h ^ codes[i + 2], FNV_PRIME)
-    f = (h ^ (h >>> 15)) & mask
-    fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-    set[f >>> 5] |= 1 << (f & 31)
-    sum += weights[f] * fresh
-    count += fresh
-    h = Math.imul(h ^ codes[i + 3], FNV_PRIME)
-    f = (h ^ (h >>> 15)) & mask
-    fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-    set[f >>> 5] |= 1 << (f & 31)
-    sum += weights[f] * fresh
-    count += fresh
-    h = Math.imul(h ^ codes[i + 4], FNV_PRIME)
-    f = (h ^ (h >>> 15)) & mask
-    fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-    set[f >>> 5] |= 1 << (f & 31)
-    sum += weights[f] * fresh
-    count += fresh
+  for (let i = 0; i < n; i++) {
+    const f = features[i]
+    const word = f >>> 5
+    const bit = 1 << (f & 31)
+    const old = set[word]
+    if ((old & bit) !== 0) continue
+    set[word] = old | bit
+    sum += weights[f]
+    // Distinct features are compacted in place (as dedupe does), to clear their bits below.
+    features[count++] = f
   }
-  for (; i + 3 <= n; i++) {
-    let h = FNV_OFFSET
-    for (let k = 0; i + k < n; k++) {
-      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
-      if (k < 2) continue
-      f = (h ^ (h >>> 15)) & mask
-      fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-      set[f >>> 5] |= 1 << (f & 31)
-      sum += weights[f] * fresh
-      count += fresh
-    }
-  }
-  let previous = 0
-  let beforePrevious = 0
-  let h = WORD_SEED
-  let inWord = false
-  for (let j = 0; j <= n; j++) {
-    const c = j < n ? codes[j] : 32
-    const word =
-      WORD_CHAR[c] === 1 ||
-      ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]] === 1)
-    if (word) {
-      h = Math.imul(h ^ c, FNV_PRIME)
-      inWord = true
-      continue
-    }
-    if (!inWord) continue
-    f = (h ^ (h >>> 13)) & mask
-    fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-    set[f >>> 5] |= 1 << (f & 31)
-    sum += weights[f] * fresh
-    count += fresh
-    if (previous !== 0) {
-      const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
-      f = (b ^ (b >>> 16)) & mask
-      fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-      set[f >>> 5] |= 1 << (f & 31)
-      sum += weights[f] * fresh
-      count += fresh
-      if (beforePrevious !== 0) {
-        const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
-        f = (t ^ (t >>> 16)) & mask
-        fresh = (~set[f >>> 5] >>> (f & 31)) & 1
-        set[f >>> 5] |= 1 << (f & 31)
-        sum += weights[f] * fresh
-        count += fresh
-      }
-    }
-    beforePrevious = previous
-    previous = h
-    h = WORD_SEED
-    inWord = false
-  }
-  set.fill(0)
+  // Only the words that were set: filling all 32 KB cost more than the whole sum on short texts.
+  for (let i = 0; i < count; i++) set[features[i] >>> 5] = 0
   out[0] = sum
   out[1] = count
 }

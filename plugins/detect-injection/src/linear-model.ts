@@ -8,7 +8,13 @@
  * thread that scores texts does not load the SDK and its dependencies.
  */
 import { CUE_NAMES, cueCountsOfCodes, cueFeaturesOfCounts, MAX_CUE_FEATURES } from './cues.js'
-import { FeatureBitSet, FeatureScratch, prepareFeatureCodes, sumDistinctWeights } from './features.js'
+import {
+  FeatureBitSet,
+  FeatureScratch,
+  hashFeatures,
+  prepareFeatureCodes,
+  sumDistinctWeights,
+} from './features.js'
 import type { Channel } from './match-rules.js'
 
 /** How the model's logit and the rule weights combine into one score, per channel. */
@@ -94,9 +100,10 @@ export class LinearModel {
       const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
       for (let i = 0; i < m; i++) logit += weights[c[i]]
     }
-    // Hashing, deduplicating and summing in one pass (features.ts): the same sum, in the same order.
+    const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
+    // Deduplicating and summing in one pass over a bit set (features.ts): the same sum, in the same order.
     const out = this.#sum
-    sumDistinctWeights(scratch.codes, length, this.bits, weights, this.#seen, out)
+    sumDistinctWeights(scratch.features, count, weights, this.#seen, out)
     const sum = out[0]
     const n = out[1]
     if (n === 0) return logit
