@@ -22,9 +22,9 @@ import {
   BIGRAM_SEED,
   FeatureScratch,
   FNV_PRIME,
+  isWordAt,
   prepareFeatureCodes,
   TRIGRAM_SEED,
-  WORD_CHAR,
   WORD_SEED,
 } from './features.js'
 
@@ -148,11 +148,8 @@ function wordHashesOf(phrase: string): number[] {
   let h = WORD_SEED
   let inWord = false
   for (let j = 0; j <= n; j++) {
-    const c = j < n ? scratch.codes[j] : 32
-    const word =
-      WORD_CHAR[c] === 1 ||
-      ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[scratch.codes[j + 1]] === 1)
-    if (word) {
+    const c = j < n ? scratch.codes[j]! : 32
+    if (isWordAt(scratch.codes, j, n, c, inWord)) {
       h = Math.imul(h ^ c, FNV_PRIME)
       inWord = true
     } else if (inWord) {
@@ -264,10 +261,7 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
       else if (c >= 0x61 && c <= 0x7a) letter = true
     }
     // Words.
-    const word =
-      WORD_CHAR[c] === 1 ||
-      ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]] === 1)
-    if (word) {
+    if (isWordAt(codes, j, n, c, inWord)) {
       h = Math.imul(h ^ c, FNV_PRIME)
       inWord = true
       continue

@@ -102,6 +102,18 @@ export const WORD_CHAR = new Uint8Array(0x10000)
 for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
 
 /**
+ * Whether code unit `c` at `j` continues or starts a word: a word character,
+ * or an apostrophe between two word characters ("don't"). Shared with the cue
+ * scan (cues.ts), which must split words exactly as the n-grams do.
+ */
+export function isWordAt(codes: Uint16Array, j: number, n: number, c: number, inWord: boolean): boolean {
+  return (
+    WORD_CHAR[c] === 1 ||
+    ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]!] === 1)
+  )
+}
+
+/**
  * Write the feature indices of the prepared codes `codes[0..n)` to `out`, one
  * per occurrence, each below `2 ** bits`: every character n-gram first (the
  * 3-, 4- and 5-gram starting at each position), then every word unigram and
@@ -136,11 +148,7 @@ export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: I
   let inWord = false
   for (let j = 0; j <= n; j++) {
     const c = j < n ? codes[j] : 32
-    // An apostrophe between two word characters stays inside the word ("don't").
-    const word =
-      WORD_CHAR[c] === 1 ||
-      ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]] === 1)
-    if (word) {
+    if (isWordAt(codes, j, n, c, inWord)) {
       h = Math.imul(h ^ c, FNV_PRIME)
       inWord = true
       continue
