@@ -94,7 +94,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
     ['OPENAI_BASE_URL', openaiBaseUrl],
     ['ANTHROPIC_BASE_URL', anthropicBaseUrl],
   ]) {
-    if (!URL.canParse(url)) throw new ConfigError(`${name} must be an absolute URL, got "${url}"`)
+    // undici reaches providers over http(s) only: "node:…", "file:…" parse but cannot be called.
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new ConfigError(`${name} must be an absolute http(s) URL, got "${url}"`)
   }
   return {
     port: integer(env, 'GOV_PORT', 8080) as number,
