@@ -3,12 +3,17 @@
  * `canonicalize` package, so any JCS implementation in any language
  * reproduces the bytes) and lower-case hex SHA-256.
  */
-import { createHash } from 'node:crypto'
+import * as crypto from 'node:crypto'
 import canonicalize from 'canonicalize'
+
+/** node:crypto's one-shot `hash` (Node ≥ 20.12): no Hash object per digest, ~0.8 µs less per call here. */
+const oneShot = (
+  crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }
+).hash
 
 /** Lower-case hex SHA-256 of a string (as UTF-8) or of bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex')
+  return oneShot ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex')
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
+import { sha256Hex } from '../audit/digest.js'
 
 /**
  * The caller's key: `Authorization: Bearer <key>` (OpenAI SDK, and the
@@ -18,7 +19,7 @@ export function extractKey(headers: IncomingHttpHeaders): string | undefined {
 
 /** Hex SHA-256 of a key: the only form in which agent keys are stored. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
+  return sha256Hex(key)
 }
 
 /** A new agent API key (`gov_` + 32 random bytes, base64url). */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   type Answer,
@@ -11,6 +10,7 @@ import {
 } from '@gov/core'
 import type { VendorAdapter } from '../adapters/adapter.js'
 import type { AgentService } from '../agents/agent-service.js'
+import { sha256Hex } from '../audit/digest.js'
 import type { Authorizer } from '../auth/authorizer.js'
 import { extractKey, sameKey } from '../auth/credentials.js'
 import type { Chain } from '../chain/chain.js'
@@ -27,7 +27,7 @@ import { grantOf } from '../tokens/capability-claims.js'
 import type { TokenService } from '../tokens/token-service.js'
 import type { CallTracer } from '../tracing/call-tracer.js'
 import type { ProviderRouter } from '../upstream/providers.js'
-import type { UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
+import type { CallerSignal, UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
 import { CallRecord, type CallSummary } from './call-record.js'
 import { applyContentPolicy } from './content-policy.js'
 import type { ConversationSessions } from './conversation-sessions.js'
@@ -155,7 +155,7 @@ export class GatewayHandler {
   async #readBody(rec: CallRecord, req: IncomingMessage): Promise<void> {
     const raw = await readBody(req, this.deps.config.maxBodyBytes)
     // The audit trail keeps this hash, never the prompt text.
-    rec.requestSha256 = createHash('sha256').update(raw).digest('hex')
+    rec.requestSha256 = sha256Hex(raw)
     rec.body = parseJson(raw, true, this.deps.config.maxJsonDepth) as Record<string, unknown>
   }
 
@@ -310,12 +310,8 @@ export class GatewayHandler {
     res: ServerResponse,
     body: Record<string, unknown>,
   ): Promise<UpstreamResponse> {
-    const abort = new AbortController()
     // The caller hung up: stop paying for the provider's answer.
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort()
-    }
-    res.once('close', onClose)
+    const callerGone = new CallerGone(res)
     const provider = rec.provider as NonNullable<CallRecord['provider']>
     const headers = rec.adapter.upstreamHeaders(rec.headersIn, rec.providerKey as string)
     // Traced: the upstream span's traceparent goes to the provider.
@@ -325,7 +321,7 @@ export class GatewayHandler {
         provider,
         headers,
         JSON.stringify(body),
-        abort.signal,
+        callerGone,
         rec.held?.upstreamSink(),
       )
       span?.answered(upstream.status)
@@ -333,8 +329,6 @@ export class GatewayHandler {
     } catch (err) {
       span?.failed(err)
       throw err
-    } finally {
-      res.off('close', onClose)
     }
   }
 
@@ -508,6 +502,34 @@ export class GatewayHandler {
       if (err instanceof GovError) throw err
       throw new Refusal('not_ready', `a governance step failed to load: ${(err as Error).message}`, 503)
     }
+  }
+}
+
+/**
+ * The caller's side of an upstream call: aborted when the response closes
+ * before its answer was written (the caller hung up). One listener on the
+ * response while the upstream call runs, instead of an `AbortController` per call.
+ */
+class CallerGone implements CallerSignal {
+  aborted = false
+  #listener: (() => void) | undefined
+  readonly #onClose = () => {
+    if (this.res.writableFinished || this.aborted) return
+    this.aborted = true
+    this.#listener?.()
+  }
+
+  constructor(private readonly res: ServerResponse) {}
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#listener = listener
+    this.res.on('close', this.#onClose)
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.#listener !== listener) return
+    this.#listener = undefined
+    this.res.off('close', this.#onClose)
   }
 }
 

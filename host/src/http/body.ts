@@ -9,24 +9,59 @@ import { GovError } from '@gov/core'
  */
 export const DEFAULT_MAX_JSON_DEPTH = 64
 
-/** Read the whole request body, refusing more than `limit` bytes with 413 `request_too_large`. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function tooLarge(limit: number): GovError {
+  return new GovError('request_too_large', `request body is larger than ${limit} bytes`, 413)
+}
+
+/**
+ * Read the whole request body, refusing more than `limit` bytes with 413
+ * `request_too_large` (the rest of a refused body is read and dropped, so the
+ * answer can still be written). Listens for the stream's events rather than
+ * iterating it: an async iterator costs a few µs and promises per call. A
+ * stream that fails or closes before its end rejects.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > limit) {
     req.resume()
-    throw new GovError('request_too_large', `request body is larger than ${limit} bytes`, 413)
+    return Promise.reject(tooLarge(limit))
   }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > limit) {
-      req.resume()
-      throw new GovError('request_too_large', `request body is larger than ${limit} bytes`, 413)
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const stop = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('close', onClose)
     }
-    chunks.push(chunk as Buffer)
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        stop()
+        req.resume()
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      stop()
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
+    }
+    const onError = (err: Error) => {
+      stop()
+      reject(err)
+    }
+    const onClose = () => {
+      stop()
+      reject(Object.assign(new Error('the request closed before its body ended'), { code: 'ECONNRESET' }))
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('close', onClose)
+  })
 }
 
 const QUOTE = 0x22

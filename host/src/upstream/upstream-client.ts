@@ -1,5 +1,5 @@
 import { GovError } from '@gov/core'
-import { type Dispatcher, Pool } from 'undici'
+import { Pool } from 'undici'
 import type { Provider } from './providers.js'
 
 /** A complete upstream answer (streams are read to the end: gov scans before it releases a byte). */
@@ -24,8 +24,24 @@ export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'])
 
-/** Thrown inside the read loop; rethrown as is. */
-class TooLarge extends GovError {}
+/**
+ * What tells an upstream call that its caller hung up. An `AbortSignal` is one;
+ * the gateway passes a lighter one over the response's `close` event (an
+ * `AbortController` and its signal cost ~10 µs per call here).
+ */
+export interface CallerSignal {
+  readonly aborted: boolean
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void
+  removeEventListener(type: 'abort', listener: () => void): void
+}
+
+/** The part of undici's handler controller used here. */
+interface Controller {
+  abort(reason: Error): void
+}
+
+/** Why a call was stopped before its answer was read. */
+type Stop = 'timeout' | 'caller' | 'too_large'
 
 /**
  * One keep-alive undici Pool per provider origin. `timeoutMs` is a deadline for
@@ -46,66 +62,74 @@ export class UpstreamClient {
     this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
   }
 
-  async send(
+  /**
+   * POST `body` to the provider and read its whole answer.
+   * @param headers the call's own object: `content-length` is set on it
+   */
+  send(
     provider: Provider,
     headers: Record<string, string>,
     body: string,
-    signal?: AbortSignal,
+    signal?: CallerSignal,
     /** Sees each chunk of a successful `text/event-stream` answer as it arrives (windowed stream release). */
     onStreamChunk?: (chunk: Buffer) => void,
   ): Promise<UpstreamResponse> {
     const target = this.#target(provider)
     const pool = this.#pool(target.origin)
-    // One controller for the deadline and the caller's signal: AbortSignal.timeout + any cost a
-    // timer that outlives the call and a composite signal per call on the hot path.
-    const abort = new AbortController()
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      abort.abort()
-    }, this.options.timeoutMs)
-    timer.unref()
-    const onCallerAbort = () => abort.abort()
-    if (signal?.aborted) abort.abort()
-    else signal?.addEventListener('abort', onCallerAbort, { once: true })
-    try {
-      const res = await pool.request({
-        method: 'POST',
-        path: target.path,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        body,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        signal: abort.signal,
-      })
-      const contentType = String(res.headers['content-type'] ?? '')
-      const ok = res.statusCode >= 200 && res.statusCode < 300 && contentType.includes('text/event-stream')
-      return {
-        status: res.statusCode,
-        contentType,
-        body: await this.#readCapped(res, provider, ok ? onStreamChunk : undefined),
-      }
-    } catch (err) {
-      if (err instanceof TooLarge) throw err
-      const code = (err as { code?: string }).code ?? ''
-      // The caller's abort wins when both fired: nobody is left to answer.
-      if (signal?.aborted) throw new GovError('client_closed', 'the caller closed the connection', 499)
-      if (timedOut || TIMEOUT_CODES.has(code)) {
-        throw new GovError(
-          'upstream_timeout',
-          `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`,
-          504,
-        )
-      }
-      throw new GovError(
-        'upstream_unreachable',
-        `provider ${provider.name} is unreachable (${code || (err as Error).message})`,
-        502,
+    const timeoutMs = this.options.timeoutMs
+    const payload = Buffer.from(body)
+    headers['content-length'] = String(payload.length)
+    return new Promise<UpstreamResponse>((resolve, reject) => {
+      const call = new UpstreamCall(this, provider, signal, onStreamChunk, timeoutMs, resolve, reject)
+      if (call.stopped) return
+      pool.dispatch(
+        {
+          method: 'POST',
+          path: target.path,
+          headers,
+          body: payload,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        call,
       )
-    } finally {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onCallerAbort)
+    })
+  }
+
+  /** @internal The answer cap, for {@link UpstreamCall}. */
+  get maxAnswerBytes(): number {
+    return this.#maxAnswerBytes
+  }
+
+  /**
+   * @internal The coded error of a call that ended without an answer. The
+   * caller's hang-up wins (nobody is left to answer), then a deadline (gov's
+   * or undici's), then the answer cap; anything else is the provider unreachable.
+   */
+  errorOf(provider: Provider, stop: Stop | undefined, err?: Error): GovError {
+    if (stop === 'caller') return new GovError('client_closed', 'the caller closed the connection', 499)
+    const code = (err as { code?: string } | undefined)?.code ?? ''
+    if (stop === 'timeout' || TIMEOUT_CODES.has(code)) {
+      return new GovError(
+        'upstream_timeout',
+        `provider ${provider.name} did not answer within ${this.options.timeoutMs} ms`,
+        504,
+      )
     }
+    if (stop === 'too_large') {
+      const limit = this.#maxAnswerBytes
+      return new GovError(
+        'upstream_answer_too_large',
+        `provider ${provider.name} answered with more than ${limit} bytes`,
+        502,
+        { limit },
+      )
+    }
+    return new GovError(
+      'upstream_unreachable',
+      `provider ${provider.name} is unreachable (${code || err?.message})`,
+      502,
+    )
   }
 
   /** Origin and request path of a provider's endpoint, parsed once per endpoint. */
@@ -125,39 +149,6 @@ export class UpstreamClient {
     this.#pools.clear()
   }
 
-  /** Read the answer body, stopping (and dropping the connection) as soon as it passes the cap. */
-  async #readCapped(
-    res: Dispatcher.ResponseData,
-    provider: Provider,
-    onChunk?: (chunk: Buffer) => void,
-  ): Promise<Buffer> {
-    const limit = this.#maxAnswerBytes
-    const tooLarge = () =>
-      new TooLarge(
-        'upstream_answer_too_large',
-        `provider ${provider.name} answered with more than ${limit} bytes`,
-        502,
-        { limit },
-      )
-    const declared = Number(res.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) {
-      res.body.destroy()
-      throw tooLarge()
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length
-      if (size > limit) {
-        res.body.destroy()
-        throw tooLarge()
-      }
-      chunks.push(chunk as Buffer)
-      onChunk?.(chunk as Buffer)
-    }
-    return Buffer.concat(chunks, size)
-  }
-
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin)
     if (!pool) {
@@ -169,5 +160,125 @@ export class UpstreamClient {
       this.#pools.set(origin, pool)
     }
     return pool
+  }
+}
+
+/**
+ * One upstream call as an undici dispatch handler: the answer's chunks are
+ * collected as they arrive (no body stream, no async iterator, no
+ * `AbortController`), the deadline is one timer, the caller's hang-up one
+ * listener, and the promise is settled once, by whichever comes first. A
+ * stop (deadline, hang-up, answer cap) answers at once and drops the request:
+ * right away when it is under way, as soon as undici starts it when it still
+ * waits for a connection.
+ */
+class UpstreamCall {
+  readonly #client: UpstreamClient
+  readonly #provider: Provider
+  readonly #signal: CallerSignal | undefined
+  readonly #onStreamChunk: ((chunk: Buffer) => void) | undefined
+  readonly #limit: number
+  readonly #timer: NodeJS.Timeout
+  readonly #resolve: (response: UpstreamResponse) => void
+  readonly #reject: (error: Error) => void
+  readonly #onCallerAbort = () => this.#stopFor('caller')
+  #controller: Controller | undefined
+  #stop: Stop | undefined
+  #settled = false
+  #status = 0
+  #contentType = ''
+  #forward: ((chunk: Buffer) => void) | undefined
+  readonly #chunks: Buffer[] = []
+  #size = 0
+
+  constructor(
+    client: UpstreamClient,
+    provider: Provider,
+    signal: CallerSignal | undefined,
+    onStreamChunk: ((chunk: Buffer) => void) | undefined,
+    timeoutMs: number,
+    resolve: (response: UpstreamResponse) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.#client = client
+    this.#provider = provider
+    this.#signal = signal
+    this.#onStreamChunk = onStreamChunk
+    this.#limit = client.maxAnswerBytes
+    this.#resolve = resolve
+    this.#reject = reject
+    this.#timer = setTimeout(() => this.#stopFor('timeout'), timeoutMs)
+    this.#timer.unref()
+    if (signal?.aborted) this.#stopFor('caller')
+    else signal?.addEventListener('abort', this.#onCallerAbort, { once: true })
+  }
+
+  /** True once the call was stopped or answered (before dispatch: the caller had already gone). */
+  get stopped(): boolean {
+    return this.#settled
+  }
+
+  #stopFor(stop: Stop): void {
+    if (this.#settled) return
+    this.#stop = stop
+    const error = this.#client.errorOf(this.#provider, stop)
+    this.#controller?.abort(error)
+    this.#settle(undefined, error)
+  }
+
+  #settle(response: UpstreamResponse | undefined, error?: Error): void {
+    if (this.#settled) return
+    this.#settled = true
+    clearTimeout(this.#timer)
+    this.#signal?.removeEventListener('abort', this.#onCallerAbort)
+    if (response) this.#resolve(response)
+    else this.#reject(error as Error)
+  }
+
+  onRequestStart(controller: Controller): void {
+    this.#controller = controller
+    // Stopped while it waited for a connection: it never goes out.
+    if (this.#stop) controller.abort(this.#client.errorOf(this.#provider, this.#stop))
+  }
+
+  onResponseStart(
+    controller: Controller,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.#controller = controller
+    this.#status = statusCode
+    const type = headers['content-type']
+    this.#contentType = type === undefined ? '' : String(type)
+    if (Number(headers['content-length']) > this.#limit) {
+      this.#stopFor('too_large')
+      return
+    }
+    if (statusCode >= 200 && statusCode < 300 && this.#contentType.includes('text/event-stream'))
+      this.#forward = this.#onStreamChunk
+  }
+
+  onResponseData(_controller: Controller, chunk: Buffer): void {
+    if (this.#settled) return
+    this.#size += chunk.length
+    if (this.#size > this.#limit) {
+      this.#stopFor('too_large')
+      return
+    }
+    this.#chunks.push(chunk)
+    this.#forward?.(chunk)
+  }
+
+  onResponseEnd(): void {
+    const chunks = this.#chunks
+    this.#settle({
+      status: this.#status,
+      contentType: this.#contentType,
+      body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size),
+    })
+  }
+
+  onResponseError(_controller: Controller | undefined, err: Error): void {
+    this.#settle(undefined, this.#client.errorOf(this.#provider, this.#stop, err))
   }
 }

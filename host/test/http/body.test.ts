@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
+import type { IncomingMessage } from 'node:http'
+import { PassThrough } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { GovError } from '@gov/core'
-import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, parseJson } from '../../src/http/body.js'
+import { checkJsonDepth, DEFAULT_MAX_JSON_DEPTH, parseJson, readBody } from '../../src/http/body.js'
 import { chatBody, messagesBody, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
 
 /** `{"x":{"x":…1…}}` with `depth` objects. */
@@ -133,5 +135,68 @@ describe('lone surrogate escapes', () => {
       a: string
     }
     assert.equal(value.a, '😀 é \\ud800 \\😀')
+  })
+})
+
+/** A request body stream with `headers`, fed by the test. */
+function fakeRequest(
+  headers: Record<string, string> = {},
+): PassThrough & { headers: Record<string, string> } {
+  return Object.assign(new PassThrough(), { headers })
+}
+
+describe('readBody', () => {
+  const asRequest = (stream: PassThrough) => stream as unknown as IncomingMessage
+
+  it('joins the chunks of a body in order, and takes a body exactly at the limit', async () => {
+    const req = fakeRequest()
+    const read = readBody(asRequest(req), 6)
+    req.write('abc')
+    req.write('de')
+    req.end('f')
+    assert.equal((await read).toString(), 'abcdef')
+  })
+
+  it('refuses a body over the limit without content-length with 413 and drains the rest', async () => {
+    const req = fakeRequest()
+    const read = readBody(asRequest(req), 4)
+    req.write('abc')
+    req.write('def')
+    await assert.rejects(read, (error: unknown) => {
+      assert.ok(error instanceof GovError)
+      assert.equal(error.code, 'request_too_large')
+      assert.equal(error.status, 413)
+      return true
+    })
+    // The refused body keeps flowing (and is dropped), so the connection can carry the 413.
+    req.end('more')
+    await new Promise((resolve) => req.once('end', resolve))
+    assert.equal(req.listenerCount('data'), 0)
+  })
+
+  it('refuses a declared length over the limit before reading', async () => {
+    const req = fakeRequest({ 'content-length': '100' })
+    await assert.rejects(readBody(asRequest(req), 10), (error: unknown) => {
+      assert.ok(error instanceof GovError)
+      return error.code === 'request_too_large'
+    })
+  })
+
+  it('rejects when the stream fails or closes before its end, and leaves no listener behind', async () => {
+    const failed = fakeRequest()
+    const read = readBody(asRequest(failed), 100)
+    failed.write('ab')
+    failed.destroy(new Error('boom'))
+    await assert.rejects(read, /boom/)
+    const closed = fakeRequest()
+    const early = readBody(asRequest(closed), 100)
+    closed.write('ab')
+    closed.destroy()
+    await assert.rejects(early, /closed before its body ended/)
+    const ok = fakeRequest()
+    const done = readBody(asRequest(ok), 100)
+    ok.end('x')
+    await done
+    for (const event of ['data', 'end', 'error', 'close']) assert.equal(ok.listenerCount(event), 0)
   })
 })

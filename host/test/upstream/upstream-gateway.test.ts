@@ -47,6 +47,23 @@ describe('upstream deadline and answer cap through the gateway', () => {
     assert.equal(res.body.error.code, 'upstream_timeout')
   })
 
+  it('a caller that hangs up stops the upstream call: the provider sees its request dropped', async () => {
+    const providerClosed = new Promise<boolean>((resolve) =>
+      trickler.once('request', (_req, res) => res.once('close', () => resolve(!res.writableFinished))),
+    )
+    const { request } = await import('node:http')
+    const caller = request(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    })
+    caller.on('error', () => {})
+    caller.end(JSON.stringify(chatBody('hi', { stream: true })))
+    // Give the call time to reach the provider, then hang up long before the 500 ms deadline.
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    caller.destroy()
+    assert.equal(await providerClosed, true)
+  })
+
   it('a trickling provider gets 504 upstream_timeout at the deadline (Anthropic format)', async () => {
     const res = await t.call('/v1/messages', messagesBody('hi', { stream: true }), { key })
     assert.equal(res.status, 504)
