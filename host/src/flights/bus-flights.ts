@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Flight, Flights, KeyValueStore } from '@gov/core'
-import type { EventBus } from '../kv/event-bus.js'
+import { type EventBus, MemoryEventBus } from '../kv/event-bus.js'
+import { MemoryKv } from '../kv/memory-kv.js'
+import { LocalFlights } from './local-flights.js'
 
 /** The bus channel that announces finished flights (the message is the flight's key). */
 const CHANNEL = 'flights'
@@ -18,17 +20,27 @@ const ABANDONED = '\u0000abandoned'
  * listening, so a flight that ended in between is never missed; a leader that
  * crashed frees the key after its lease. `keepMs` keeps a result for callers
  * that join after the flight ended.
+ *
+ * Over the in-process store and bus (no Redis) nothing is shared beyond this
+ * process, and the same rules run in {@link LocalFlights}, which keeps the
+ * flights in a map instead of writing a lock key, a result key and a bus
+ * message on every call.
  */
 export class BusFlights implements Flights {
   readonly #waiters = new Map<string, Set<() => void>>()
   #subscribed: Promise<void> | undefined
+  /** Set when the store and bus are the in-process kinds. */
+  readonly #local: LocalFlights | undefined
 
   constructor(
     private readonly kv: KeyValueStore,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.#local = kv instanceof MemoryKv && bus instanceof MemoryEventBus ? new LocalFlights() : undefined
+  }
 
   async join(key: string, leaseMs: number): Promise<Flight> {
+    if (this.#local) return this.#local.join(key, leaseMs)
     await this.#listen()
     // A flight that finished within its keep time answers late joiners at once.
     const kept = await this.kv.get(`flight:kept:${key}`)
