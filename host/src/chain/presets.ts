@@ -39,6 +39,14 @@ function enforcingSteps(settings: Record<string, Record<string, unknown>>): Pres
  */
 const STRICT_INJECTION: Record<string, unknown> = { threshold: 0.6, tool_result_threshold: 0.5 }
 
+/**
+ * detect_pii under action `block` (strict, or the caller flag `pii=block` on any preset): a name refuses
+ * the call only at score 0.8 or above, a weaker one is masked instead; structured findings always refuse.
+ * 0.8 was chosen on the calibration split and the tuning benign prompts (`train/block-threshold.ts` in
+ * the package): the highest value before names found by the strong rules (scored 0.8) stop refusing.
+ */
+const PII_BLOCK_MIN_SCORE = 0.8
+
 /** Every taint label: strict's sinks may receive none of them. */
 const ALL_TAINT = ['pii', 'secret', 'confidential', 'restricted', 'untrusted']
 
@@ -69,7 +77,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       step('filter_tools'),
       step('detect_injection'),
       step('scan_secrets'),
-      step('detect_pii'),
+      step('detect_pii', { block_min_score: PII_BLOCK_MIN_SCORE }),
       step('detect_business'),
       step('track_taint'),
       step('track_cost'),
@@ -80,7 +88,10 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     description:
       'Enforcing defaults: blocks injection, redacts secrets, masks PII and restores it in the answer, tracks taint, loops, cost and duplicates.',
     mode: 'enforce',
-    steps: enforcingSteps({ filter_tools: { pin: true } }),
+    steps: enforcingSteps({
+      filter_tools: { pin: true },
+      detect_pii: { block_min_score: PII_BLOCK_MIN_SCORE },
+    }),
   },
   strict: {
     name: 'strict',
@@ -90,7 +101,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     steps: enforcingSteps({
       detect_injection: STRICT_INJECTION,
       scan_secrets: { action: 'block' },
-      detect_pii: { action: 'block' },
+      detect_pii: { action: 'block', block_min_score: PII_BLOCK_MIN_SCORE },
       detect_business: { block_level: 'confidential' },
       filter_tools: { pin: true, on_definition_change: 'block' },
       track_taint: { sinks: STRICT_SINKS },

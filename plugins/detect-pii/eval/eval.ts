@@ -31,12 +31,21 @@
  *
  * `--tune` prints the findings on the tuning (non-held-out) benign prompts,
  * the only benign rows that may be read while changing rules.
+ *
+ * 6. strict: with action `block` and `block_min_score` (`--block-min-score`,
+ *    default 0.8, the value the host's `strict` preset sets; chosen with
+ *    `train/block-threshold.ts`, never here), a call is refused when it has a
+ *    structured finding or a name scoring at least that; weaker names are
+ *    masked. Reported: per type, the share of held-out gold spans that would
+ *    refuse the call against the share found at all, and the benign prompts
+ *    refused, overall and (from the hand labels) those changed only by wrong
+ *    findings, i.e. without personal data.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import plugin from '../src/index.js'
-import { PII_TYPES, type PiiType } from '../src/pii-types.js'
+import { ENTITY_TYPES, PII_TYPES, type PiiType } from '../src/pii-types.js'
 import { withDefaults } from '../src/settings.js'
 import { DATASETS, isHeldOut } from '../train/split.js'
 
@@ -51,6 +60,7 @@ interface Span {
   type: string
   start: number
   end: number
+  score?: number
 }
 
 /** Dataset type → step type. DATE_TIME is any date; the step looks for dates of birth only. */
@@ -88,6 +98,11 @@ const argument = (name: string) =>
 const errorsFor = argument('errors')
 const tune = process.argv.includes('--tune')
 const locations = (argument('locations') ?? 'personal') as 'personal' | 'all'
+/** strict's `block_min_score` (host/src/chain/presets.ts). */
+const blockMinScore = Number(argument('block-min-score') ?? 0.8)
+const NAMES = new Set<string>(ENTITY_TYPES)
+/** True when a finding refuses the call under action `block` (as `PiiStep` decides). */
+const refuses = (p: Span) => !NAMES.has(p.type) || (p.score ?? 0) >= blockMinScore
 
 const step = await plugin.create(withDefaults({ action: 'allow', locations }), makeServices('detect_pii'))
 await step.ready?.()
@@ -95,11 +110,16 @@ await step.ready?.()
 async function findings(text: string): Promise<Span[]> {
   const ctx = makeRequestContext(makeExchange([{ source: 'user', text }]))
   await step.onRequest?.(ctx)
-  return ctx.findings.map((f) => ({ type: f.type, start: f.span?.start ?? 0, end: f.span?.end ?? 0 }))
+  return ctx.findings.map((f) => ({
+    type: f.type,
+    start: f.span?.start ?? 0,
+    end: f.span?.end ?? 0,
+    score: f.score,
+  }))
 }
 
-type Counts = { gold: number; found: number; pred: number; correct: number }
-const zero = (): Counts => ({ gold: 0, found: 0, pred: 0, correct: 0 })
+type Counts = { gold: number; found: number; pred: number; correct: number; refused: number }
+const zero = (): Counts => ({ gold: 0, found: 0, pred: 0, correct: 0, refused: 0 })
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end
 const ratio = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3))
 
@@ -109,6 +129,9 @@ interface Report {
   words: number
   maskedWords: number
   docs: number
+  /** Documents with personal data of an annotated type other than LOCATION, and those strict refuses. */
+  personalDocs: number
+  refusedDocs: number
 }
 
 async function score(rows: Row[], useAnnotations: boolean): Promise<Report> {
@@ -118,6 +141,8 @@ async function score(rows: Row[], useAnnotations: boolean): Promise<Report> {
     words: 0,
     maskedWords: 0,
     docs: rows.length,
+    personalDocs: 0,
+    refusedDocs: 0,
   }
   for (const row of rows) {
     const preds = await findings(row.text)
@@ -138,8 +163,13 @@ async function score(rows: Row[], useAnnotations: boolean): Promise<Report> {
         table.set(type, c)
       }
     }
+    if (gold.some((g) => g.type !== 'LOCATION')) {
+      report.personalDocs++
+      if (preds.some(refuses)) report.refusedDocs++
+    }
     for (const g of gold) {
       const hit = preds.some((p) => p.type === g.type && overlaps(p, g))
+      if (preds.some((p) => p.type === g.type && overlaps(p, g) && refuses(p))) bump(g.type, 'refused')
       const any = preds.some((p) => overlaps(p, g))
       for (const type of [g.type, ALL, ...(g.type === 'LOCATION' ? [] : [NO_GEO])]) {
         bump(type, 'gold')
@@ -240,6 +270,21 @@ printSources(heldOut.bySource)
 console.log(
   `Ordinary words masked: ${heldOut.maskedWords} of ${heldOut.words} words outside every gold span (${((100 * heldOut.maskedWords) / Math.max(heldOut.words, 1)).toFixed(2)} %)\n`,
 )
+console.log(
+  `### Under strict (action block, block_min_score ${blockMinScore}): found spans that refuse the call, the rest are masked\n`,
+)
+console.log('| type | gold | found (refused or masked) | refused | masked instead |')
+console.log('|---|---:|---:|---:|---:|')
+for (const type of PII_TYPES) {
+  const c = heldOut.byType.get(type)
+  if (!c?.gold) continue
+  console.log(
+    `| ${type} | ${c.gold} | ${ratio(c.found, c.gold)} | ${ratio(c.refused, c.gold)} | ${ratio(c.found - c.refused, c.gold)} |`,
+  )
+}
+console.log(
+  `\nDocuments with personal data other than places: ${heldOut.personalDocs}; refused under strict ${heldOut.refusedDocs} (${((100 * heldOut.refusedDocs) / Math.max(heldOut.personalDocs, 1)).toFixed(1)} %) (with block_min_score 0 every document with a finding is refused).\n`,
+)
 
 const dev = await score(read('pii-dev.jsonl'), false)
 console.log(`## pii-dev.jsonl (${dev.docs} documents, never used for training)\n`)
@@ -252,6 +297,7 @@ const benign = read('injection-train.jsonl').filter(
 )
 const part = benign.filter((r) => isHeldOut(r.text) !== tune)
 let changed = 0
+let refused = 0
 const byType = new Map<string, number>()
 const sampleSize = Number(argument('sample') ?? 0)
 const labelsUrl = new URL('../../eval/benign-labels.json', import.meta.url)
@@ -271,6 +317,7 @@ for (const row of part) {
   const preds = await findings(row.text)
   if (preds.length === 0) continue
   changed++
+  if (preds.some(refuses)) refused++
   changedRows.push({ text: row.text, preds })
   for (const t of new Set(preds.map((p) => p.type))) byType.set(t, (byType.get(t) ?? 0) + 1)
   if (tune)
@@ -291,6 +338,7 @@ let labelled = 0
 let wrong = 0
 let onlyWrong = 0
 let unlabelled = 0
+let onlyWrongRefused = 0
 const wrongByType = new Map<string, number>()
 for (const { text, preds } of tune ? [] : sample.slice(0, LABELLED_SAMPLE)) {
   const verdicts = preds.map((p) => labels[findingKey(text, p)])
@@ -300,7 +348,10 @@ for (const { text, preds } of tune ? [] : sample.slice(0, LABELLED_SAMPLE)) {
   }
   labelled++
   if (verdicts.includes('not')) wrong++
-  if (verdicts.every((v) => v === 'not')) onlyWrong++
+  if (verdicts.every((v) => v === 'not')) {
+    onlyWrong++
+    if (preds.some(refuses)) onlyWrongRefused++
+  }
   preds.forEach((p, i) => {
     if (verdicts[i] === 'not') wrongByType.set(p.type, (wrongByType.get(p.type) ?? 0) + 1)
   })
@@ -330,5 +381,8 @@ if (!tune)
   console.log(
     `Changed wrongly (hand labels, \`eval/benign-labels.json\`, seeded sample of ${LABELLED_SAMPLE} changed prompts): ${labelled} fully labelled, ${unlabelled} with a finding not labelled yet; ${wrong} of ${labelled} have a wrong finding${labelled ? ` (est. ${share(wrong, labelled)} % of all benign prompts, ${interval(wrong, labelled)})` : ''}, ${onlyWrong} of ${labelled} were changed only by wrong findings, i.e. would be unchanged by a perfect detector${labelled ? ` (est. ${share(onlyWrong, labelled)} % of all benign prompts, ${interval(onlyWrong, labelled)})` : ''}; wrong findings by type: ${[...wrongByType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}.\n`,
   )
+console.log(
+  `Refused under \`strict\` (action block, block_min_score ${blockMinScore}; the rest of the changed prompts are masked): ${refused} (${((100 * refused) / Math.max(part.length, 1)).toFixed(2)} %).${tune ? '' : ` Without personal data (changed only by wrong findings, hand labels) and refused: ${onlyWrongRefused} of ${labelled}${labelled ? ` (est. ${share(onlyWrongRefused, labelled)} % of all benign prompts, ${interval(onlyWrongRefused, labelled)})` : ''}.`}\n`,
+)
 console.log(`_${((performance.now() - started) / 1000).toFixed(1)} s_`)
 await step.close?.()

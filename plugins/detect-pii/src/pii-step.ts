@@ -15,7 +15,7 @@ import { ANALYSIS_WORKER_URL, AnalysisPool } from './analysis-pool.js'
 import { type AnalyzerOptions, analyzeText } from './analyze-text.js'
 import { loadedGazetteer, sharedGazetteer } from './gazetteer-loader.js'
 import { maskPart } from './mask-text.js'
-import { type Detection, PII_LEVELS } from './pii-types.js'
+import { type Detection, ENTITY_TYPES, PII_LEVELS, type PiiType } from './pii-types.js'
 import { PLACEHOLDER, PlaceholderMap } from './placeholder-map.js'
 import { restorePart } from './restore-placeholders.js'
 import { ACTIONS, type PiiAction, type PiiSettings } from './settings.js'
@@ -24,6 +24,8 @@ import { warmUpAnalyzer } from './warm-up.js'
 /** Block code returned to the caller when personal data is found and the action is `block`. */
 export const PII_BLOCK_CODE = 'pii_detected'
 const STATE_KEY = 'placeholders'
+/** Types whose score is the tagger's or the name rules' confidence: the ones `block_min_score` applies to. */
+const NAME_TYPES: ReadonlySet<PiiType> = new Set(ENTITY_TYPES)
 
 /** How a step instance is wired beyond its settings (tests swap the worker script). */
 export interface PiiStepOptions {
@@ -119,8 +121,12 @@ export class PiiStep implements StepInstance {
       }
     }
     if (hits.length === 0) return Verdicts.continue()
-    if (action === 'block') return this.#block(hits.flatMap((h) => h.detections))
-    if (action === 'mask') {
+    if (action === 'block') {
+      // Only findings sure enough refuse; weaker names are masked like under `mask`.
+      const refusing = hits.flatMap((h) => h.detections.filter((d) => this.#refuses(d)))
+      if (refusing.length > 0) return this.#block(refusing)
+    }
+    if (action !== 'allow') {
       const map = this.#placeholders(ctx)
       for (const { part, detections } of hits) await maskPart(part, detections, map)
     }
@@ -142,7 +148,9 @@ export class PiiStep implements StepInstance {
         this.#report(ctx, part, detections, action)
         fresh.push(...detections)
       }
-      if (fresh.length > 0 && action === 'block') return this.#block(fresh)
+      // Under `block`, weaker names the model produced are reported and left as they are, as under `mask`.
+      const refusing = action === 'block' ? fresh.filter((d) => this.#refuses(d)) : []
+      if (refusing.length > 0) return this.#block(refusing)
     }
     const map = this.#placeholders(ctx)
     if (map.size > 0 || ctx.call.sessionId) for (const part of parts) await restorePart(part, map)
@@ -229,6 +237,11 @@ export class PiiStep implements StepInstance {
     return analyzeText(text, this.#options ?? (await this.#loadOptions()))
   }
 
+  /** True when `d` refuses the call under action `block`: any structured finding, a name at `block_min_score` or above. */
+  #refuses(d: Detection): boolean {
+    return !NAME_TYPES.has(d.type) || d.score >= this.#settings.block_min_score
+  }
+
   #report(ctx: HookContext, part: TextPart, detections: readonly Detection[], action: PiiAction): void {
     for (const d of detections) {
       ctx.report({
@@ -238,7 +251,8 @@ export class PiiStep implements StepInstance {
         span: { partId: part.id, start: d.start, end: d.end },
         source: part.source,
         messageIndex: part.messageIndex,
-        detail: { action },
+        // The action taken on this finding: a weak name under `block` is masked.
+        detail: { action: action === 'block' && !this.#refuses(d) ? 'mask' : action },
       })
       this.#counter.inc({ type: d.type })
     }

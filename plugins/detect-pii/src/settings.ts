@@ -44,6 +44,13 @@ export const PiiSettings = Type.Object(
       description: 'Types to detect',
     }),
     min_score: Type.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'Lowest score reported' }),
+    block_min_score: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0,
+      description:
+        'With action block (set or asked for with the flag pii=block): a name (PERSON, LOCATION, ORGANIZATION) refuses the call only at this score or above; weaker names are masked and restored in the answer instead. Structured findings (e-mail, phone, card, IBAN, SSN, IP, date of birth, address) always refuse. 0: every reported finding refuses',
+    }),
     entities: Type.Boolean({ default: true, description: 'Detect PERSON, LOCATION and ORGANIZATION names' }),
     allow_list: Type.Array(Type.String({ minLength: 1 }), {
       default: [],
