@@ -152,7 +152,8 @@ describe('things, works, terms and labels named like people or firms', () => {
       ['It is a famous John Wyndham novel.', ['PERSON:John Wyndham']],
       ['Emma Stone and Jude Law starred in it.', ['PERSON:Emma Stone', 'PERSON:Jude Law']],
       ['At 6pm, a wrap from day one of the Luke Batty inquest.', ['PERSON:Luke Batty']],
-      ['Imagine you are Leonardo da Vinci painting the Mona Lisa.', ['PERSON:Leonardo da Vinci']],
+      // Since 0.6.0 a persona ("Imagine you are Leonardo da Vinci …") is no personal data: public-figures.test.ts.
+      ['In 1503 Leonardo da Vinci began painting the Mona Lisa.', ['PERSON:Leonardo da Vinci']],
       ['Ask the Smith family about it.', ['PERSON:Smith']],
       ['Bill Gates and the Broncos.', ['PERSON:Bill Gates']],
       ['Madison ran 1200 meters and Gigi ran 2400 meters.', ['PERSON:Gigi']],

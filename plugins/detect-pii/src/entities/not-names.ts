@@ -25,6 +25,11 @@ import type { Token } from './tokenize.js'
  *   ("greatest common divisor (GCD)"), a plural acronym ("ETFs", "DVDs"; also
  *   a Danish genitive such as "FNs", which is lost);
  * - a field label: "Budget: $3,000";
+ * - a name that is the topic of a knowledge question or request, or a persona
+ *   the assistant is asked to play (0.6.0): "Who was Albert Einstein?",
+ *   "paintings by Van Gogh", "Newton's laws", "in the style of Emily
+ *   Dickinson" in a question or request; "You are Nikola Tesla", "Roleplay as
+ *   Leonardo da Vinci"; the name's other mentions in the text go with it;
  * - an unknown word at a sentence start before a known first name is cut off
  *   ("Wakati Julia" → "Julia");
  * - a one-word organisation that the text also names as a person, or that is
@@ -278,6 +283,13 @@ function authorName(
   return to > from && (flagsOf(tokens[from]) & FIRST) !== 0 && !(flagsOf(tokens[to]) & (COMMON | DICTIONARY))
 }
 
+/**
+ * A persona the assistant is asked to play, named right after the request: "You are Nikola Tesla", "Roleplay as
+ * Leonardo da Vinci", "Imagine you are Marie Curie". A character, not the personal data of whoever writes.
+ */
+const PERSONA =
+  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:you are|you're|imagine (?:that )?you are|role-?play as|act as|pretend (?:to be|you are)|assume the (?:role|persona) of|take on the (?:role|persona) of|play the role of|you will play)\s+$/i
+
 type Flags = (t: Token) => number
 type KeyFlags = (key: string) => number
 
@@ -292,6 +304,8 @@ export function withoutNonNames(
 ): Detection[] {
   const flagsOf: Flags = (t) => flagsOfKey(t.key)
   let persons: Set<string> | undefined
+  /** Words of names dropped as the topic of a question or a persona: their other mentions go too. */
+  let topics: Set<string> | undefined
   const out: Detection[] = []
   for (const d of found) {
     if (d.type !== 'PERSON' && d.type !== 'ORGANIZATION') {
@@ -305,6 +319,11 @@ export function withoutNonNames(
     }
     const verdict = judge(text, units, tokens, d, from, to, flagsOfKey)
     if (verdict === 'drop') continue
+    if (verdict === 'topic') {
+      topics ??= new Set()
+      for (let k = from; k <= to; k++) topics.add(tokens[k].key)
+      continue
+    }
     if (verdict === 'organization') {
       out.push({ type: 'ORGANIZATION', start: d.start, end: d.end, score: d.score })
       continue
@@ -329,7 +348,19 @@ export function withoutNonNames(
     }
     out.push(d)
   }
-  return out
+  if (!topics) return out
+  const known = topics
+  // "Imagine you are Marie Curie … Curie's notebooks": every word of the mention is a word of the topic.
+  return out.filter(
+    (d) =>
+      d.type !== 'PERSON' ||
+      !(
+        text
+          .slice(d.start, d.end)
+          .toLowerCase()
+          .match(/[\p{L}\p{M}'’-]+/gu) ?? ['']
+      ).every((w) => known.has(w)),
+  )
 }
 
 /** Words after "the Mona Lisa" that show the span is the whole noun phrase, not a modifier of the next word. */
@@ -382,7 +413,172 @@ function plural(t: Token, flags: number): boolean {
   return t.key.length > 4 && t.key.endsWith('s') && !(flags & (FIRST | LAST))
 }
 
-type Verdict = 'keep' | 'drop' | 'organization' | 'trim'
+type Verdict = 'keep' | 'drop' | 'organization' | 'trim' | 'topic'
+
+/**
+ * Nouns of works and ideas a person is known for: "Einstein's theories", "paintings by Van Gogh", "in the
+ * style of Emily Dickinson". Not "life", "career", "family": those are said of anyone.
+ */
+const KNOWN_FOR = new Set([
+  'theory',
+  'theories',
+  'law',
+  'laws',
+  'works',
+  'novel',
+  'novels',
+  'book',
+  'books',
+  'poem',
+  'poems',
+  'poetry',
+  'sonnet',
+  'sonnets',
+  'play',
+  'plays',
+  'painting',
+  'paintings',
+  'artwork',
+  'artworks',
+  'sculptures',
+  'music',
+  'songs',
+  'albums',
+  'symphony',
+  'symphonies',
+  'operas',
+  'films',
+  'movies',
+  'philosophy',
+  'teachings',
+  'writings',
+  'essays',
+  'lyrics',
+  'compositions',
+  'theorem',
+  'paradox',
+  'principle',
+  'equations',
+  'conjecture',
+  'experiments',
+  'discoveries',
+  'inventions',
+  'contributions',
+  'legacy',
+  'reign',
+  'presidency',
+  'speeches',
+  'quotes',
+  'style',
+  'biography',
+  'autobiography',
+])
+
+/** First words of a request or question: the sentence asks about its topic. */
+const REQUEST_START = new Set([
+  'who',
+  'what',
+  'when',
+  'where',
+  'why',
+  'how',
+  'which',
+  'whose',
+  'explain',
+  'describe',
+  'summarize',
+  'summarise',
+  'tell',
+  'write',
+  'compose',
+  'list',
+  'compare',
+  'discuss',
+  'analyze',
+  'analyse',
+  'give',
+  'name',
+  'recite',
+  'create',
+  'generate',
+  'provide',
+  'can',
+  'could',
+  'please',
+  'show',
+  'find',
+  'suggest',
+  'recommend',
+])
+
+/** Bounds of the sentence around [start, end): after the last ".!?" or line break before, up to the next. */
+function sentenceAround(text: string, start: number, end: number): { from: number; to: number } {
+  let from = start
+  while (from > 0 && start - from < 300) {
+    const c = text.charCodeAt(from - 1)
+    // "." "!" "?" or a line break; a "." right after a capital ("J. Smith", "Mr.") does not end a sentence.
+    if (
+      c === 10 ||
+      c === 33 ||
+      c === 63 ||
+      (c === 46 && !/\p{Lu}$|\b(?:Mr|Mrs|Ms|Dr|St)$/u.test(text.slice(Math.max(0, from - 4), from - 1)))
+    )
+      break
+    from--
+  }
+  let to = end
+  while (to < text.length && to - end < 300) {
+    const c = text.charCodeAt(to)
+    if (c === 10 || c === 33 || c === 63 || c === 46) break
+    to++
+  }
+  return { from, to }
+}
+
+/**
+ * A name that is the topic of a knowledge question or request, not someone's personal data: "Who was
+ * Albert Einstein?", "a poem in the style of Emily Dickinson", "paintings by Van Gogh", "Newton's laws". Only
+ * in a sentence that is a question (ends in "?") or starts with a request word ("Explain", "Write", …): in
+ * declarative text ("She read the novels of John Smith.") the name stays. Also a persona named right after
+ * "You are", "Roleplay as", … ({@link PERSONA}).
+ */
+function topicOfQuestion(text: string, tokens: readonly Token[], from: number, to: number): boolean {
+  const first = tokens[from]
+  const last = tokens[to]
+  const gapOnly = (a: Token, b: Token) => /^[ \t]+$/.test(text.slice(a.end, b.start))
+  let cue = false
+  // "Newton's laws", "Einstein's famous theory": a possessive before a known-for noun (one word between).
+  if (last.possessive) {
+    for (let k = to + 1; k <= to + 2 && k < tokens.length && !cue; k++) {
+      if (KNOWN_FOR.has(tokens[k].key) && !tokens[k].cap) cue = true
+      else if (tokens[k].cap) break
+    }
+  }
+  // "paintings by Van Gogh", "the philosophy of Jeff Bezos", "in the style of Emily Dickinson".
+  if (!cue && from >= 2) {
+    const prep = tokens[from - 1]
+    const noun = tokens[from - 2]
+    cue =
+      (prep.key === 'by' || prep.key === 'of') &&
+      !prep.cap &&
+      KNOWN_FOR.has(noun.key) &&
+      gapOnly(prep, first) &&
+      gapOnly(noun, prep)
+  }
+  // "Who was Albert Einstein?", "Who is Taylor Swift?": the name is the whole question.
+  if (!cue && from >= 2) {
+    const verb = tokens[from - 1].key
+    cue =
+      (verb === 'was' || verb === 'is' || verb === 'were') &&
+      tokens[from - 2].key === 'who' &&
+      /^\s*\?/.test(text.slice(last.end, last.end + 4))
+  }
+  if (!cue) return PERSONA.test(text.slice(Math.max(0, first.start - 40), first.start))
+  const sentence = sentenceAround(text, first.start, last.end)
+  if (text.charCodeAt(sentence.to) === 63) return true
+  const opening = /^[\s"'“‘«*#>-]*(\p{L}+)/u.exec(text.slice(sentence.from, first.start))
+  return opening !== null && REQUEST_START.has(opening[1].toLowerCase())
+}
 
 function judge(
   text: string,
@@ -401,6 +597,9 @@ function judge(
   const person = d.type === 'PERSON'
   const single = from === to
   const lastFlags = flagsOf(last)
+
+  // The topic of a knowledge question: "Who was Albert Einstein?", "paintings by Van Gogh".
+  if (person && topicOfQuestion(text, tokens, from, to)) return 'topic'
 
   // Things, places, events: "Roman Empire", "Oxford Hall". A first name + surname pair stays ("Emma Stone").
   if (!single && !last.allCaps) {
