@@ -1,11 +1,9 @@
+import * as crypto from 'node:crypto'
 import { createHash, type Hash } from 'node:crypto'
 import type { CallInfo, Exchange } from '@gov/core'
 
 /** Body fields that do not change the answer's content, only how it is delivered. */
 const DELIVERY_FIELDS = new Set(['stream', 'stream_options'])
-
-/** Strings at least this long go to the hash as they are, not copied into the joined text first. */
-const DIRECT = 256
 
 /**
  * The identity of a request: the agent, the vendor format and a SHA-256 of the
@@ -42,23 +40,43 @@ export function bodyDigest(
   skip: ReadonlySet<string> = new Set(),
 ): string {
   const writer = new DigestWriter()
-  writer.parts.push('gov-dedupe/2{')
+  writer.put('gov-dedupe/2{')
   for (const key of Object.keys(body).sort()) {
     const value = body[key]
     if (value === undefined || skip.has(key)) continue
     writer.string(key)
     writer.value(value)
   }
-  writer.parts.push('}')
+  writer.put('}')
   return writer.digest()
 }
 
 /** `String.prototype.isWellFormed` (Node 20; TypeScript's ES2024 library, newer than this project's). */
 type WellFormed = string & { isWellFormed(): boolean }
 
+/** node:crypto's one-shot `hash` (Node 20.12 and later); undefined on older Node, where a Hash object does it. */
+const hashOnce = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string })
+  .hash
+
+/**
+ * Encoded text is collected in one string and hashed with one call when it
+ * stays under this many UTF-16 units (a 1-turn call: no Hash object, one
+ * UTF-8 conversion); past it, it goes to a streaming hash in pieces of about
+ * this size, and a string this long goes to the hash as it is.
+ */
+const PIECE = 16_384
+
 class DigestWriter {
-  readonly parts: string[] = []
-  readonly #hash: Hash = createHash('sha256')
+  /** Encoded text not hashed yet. */
+  #text = ''
+  /** Created once the text outgrows {@link PIECE}. */
+  #hash: Hash | undefined
+
+  /** Append encoding text (ASCII markers, numbers, JSON): never splits a string. */
+  put(text: string): void {
+    this.#text += text
+    if (this.#text.length >= PIECE) this.#flush()
+  }
 
   value(value: unknown): void {
     switch (typeof value) {
@@ -66,21 +84,21 @@ class DigestWriter {
         this.string(value)
         return
       case 'number':
-        this.parts.push('d', String(value), ';')
+        this.put(`d${String(value)};`)
         return
       case 'boolean':
-        this.parts.push(value ? 't' : 'f')
+        this.put(value ? 't' : 'f')
         return
       case 'object':
         if (value === null) {
-          this.parts.push('n')
+          this.put('n')
         } else if (Array.isArray(value)) {
-          this.parts.push('[')
+          this.put('[')
           // JSON writes undefined array elements as null.
-          for (const item of value) item === undefined ? this.parts.push('n') : this.value(item)
-          this.parts.push(']')
+          for (const item of value) item === undefined ? this.put('n') : this.value(item)
+          this.put(']')
         } else {
-          this.parts.push('{')
+          this.put('{')
           const record = value as Record<string, unknown>
           for (const key of Object.keys(record).sort()) {
             const item = record[key]
@@ -88,37 +106,40 @@ class DigestWriter {
             this.string(key)
             this.value(item)
           }
-          this.parts.push('}')
+          this.put('}')
         }
         return
       default:
         // Not JSON (a body is parsed JSON, so never here): as JSON.stringify would write it.
-        this.parts.push('x', String(JSON.stringify(value)), ';')
+        this.put(`x${String(JSON.stringify(value))};`)
     }
   }
 
   string(text: string): void {
     if (!(text as WellFormed).isWellFormed()) {
-      this.parts.push('j', JSON.stringify(text))
+      this.put(`j${JSON.stringify(text)}`)
       return
     }
-    this.parts.push('s', String(text.length), ':')
-    if (text.length < DIRECT) {
-      this.parts.push(text)
+    if (text.length < PIECE) {
+      this.put(`s${text.length}:${text}`)
       return
     }
+    this.#text += `s${text.length}:`
     this.#flush()
-    this.#hash.update(text)
+    ;(this.#hash as Hash).update(text)
   }
 
   digest(): string {
+    if (this.#hash === undefined && hashOnce !== undefined) return hashOnce('sha256', this.#text, 'base64url')
     this.#flush()
-    return this.#hash.digest('base64url')
+    return (this.#hash as Hash).digest('base64url')
   }
 
+  /** Hash the collected text (creating the Hash on first use). */
   #flush(): void {
-    if (this.parts.length === 0) return
-    this.#hash.update(this.parts.join(''))
-    this.parts.length = 0
+    this.#hash ??= createHash('sha256')
+    if (this.#text === '') return
+    this.#hash.update(this.#text)
+    this.#text = ''
   }
 }

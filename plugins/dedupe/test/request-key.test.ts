@@ -163,4 +163,30 @@ describe('dedupe request key', () => {
     assert.notEqual(requestKey(call, exchange({ model: 'm', messages, streamed: true })), base)
     assert.notEqual(requestKey({ ...call, agentId: 'agent/two' }, exchange({ model: 'm', messages })), base)
   })
+
+  it('keeps the digests of 0.1.1 (one-shot and streamed hashing hash the same bytes), so stored answers still match', () => {
+    // Values computed with dedupe 0.1.1 (Hash object, strings of 256+ units streamed).
+    const short = {
+      model: 'gpt-4o-mini',
+      stream: true,
+      max_tokens: 512,
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Hello \ud800 there' },
+      ],
+    }
+    assert.equal(bodyDigest(short, new Set(['stream'])), 'HS9YFz0GzceW9mt0aUUXs9Ki3Mwxs5kq9-0UMfFznD8')
+    // Past 16 384 units: the streamed path.
+    const long = 'Long text é😀 '.repeat(3000)
+    const conversation = {
+      model: 'gpt-4o-mini',
+      temperature: 0,
+      messages: [
+        { role: 'user', content: long },
+        { role: 'assistant', content: long.slice(5) },
+      ],
+      n: [1, 2.5, null, true, false, {}],
+    }
+    assert.equal(bodyDigest(conversation), 'OPrjIAeDQP6MHgRli8V0zfkjFB5waPJlhbjsRUHIvCo')
+  })
 })
