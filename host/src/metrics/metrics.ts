@@ -114,6 +114,11 @@ export class GovMetrics implements StepMetrics {
     return this.#child(this.httpRequests, method, path, status)
   }
 
+  /** `gov_capability_tokens_total{result}`, its child created once. */
+  tokenResult(result: string): ReturnType<Counter<'result'>['labels']> {
+    return this.#child(this.capabilityTokens, result)
+  }
+
   /** The child of `metric` for label values in its `labelNames` order (bounded sets only). */
   #child<C>(metric: { labels(...values: string[]): C }, ...values: string[]): C {
     let children = this.#children.get(metric) as Map<string, C> | undefined

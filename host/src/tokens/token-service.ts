@@ -54,10 +54,12 @@ function signCompact(signingKey: SigningKey, payload: object, typ: string = TOKE
   }
   const header = typ === TOKEN_TYPE ? signer.tokenHeader : encodedHeader(signingKey, typ)
   const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`
+  // base64url text is ASCII: latin1 encodes it byte for byte, without UTF-8's checks.
+  const bytes = Buffer.from(input, 'latin1')
   const signature =
     signingKey.alg === 'EdDSA'
-      ? sign(null, Buffer.from(input), signer.key)
-      : sign('sha256', Buffer.from(input), { key: signer.key, dsaEncoding: 'ieee-p1363' })
+      ? sign(null, bytes, signer.key)
+      : sign('sha256', bytes, { key: signer.key, dsaEncoding: 'ieee-p1363' })
   return `${input}.${signature.toString('base64url')}`
 }
 
@@ -139,11 +141,12 @@ export class TokenService {
       pipeline: grant.pipeline,
       pipeline_version: grant.pipelineVersion,
       classification: grant.classification,
-      tools: [...grant.tools],
-      labels: [...grant.labels],
+      // Serialised only, never kept: the grant's arrays need no copy.
+      tools: grant.tools,
+      labels: grant.labels,
     }
     const token = signCompact(key, payload)
-    this.#o.metrics.capabilityTokens.inc({ result: 'minted' })
+    this.#o.metrics.tokenResult('minted').inc()
     return { token, id, kid: key.kid, expiresAt: exp }
   }
 
@@ -154,13 +157,13 @@ export class TokenService {
    */
   async verify(token: unknown, audience?: string): Promise<VerifyResult> {
     const result = await this.#check(token, audience ?? this.#o.settings.audience)
-    if (!result.valid) this.#o.metrics.capabilityTokens.inc({ result: result.result })
+    if (!result.valid) this.#o.metrics.tokenResult(result.result).inc()
     return result
   }
 
   /** Count a call the pipeline refused: it gets no token, which counts as denied. */
   countRefusedCall(): void {
-    this.#o.metrics.capabilityTokens.inc({ result: 'denied' })
+    this.#o.metrics.tokenResult('denied').inc()
   }
 
   /** The public keys that verify tokens now: the signing key, the next one, and replaced keys whose tokens may still be live. */
