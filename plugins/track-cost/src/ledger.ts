@@ -21,6 +21,10 @@ export function secondsToRenewal(now: number): { day: number; month: number } {
 const DAY_TTL_MS = 2 * 86_400_000
 const MONTH_TTL_MS = 62 * 86_400_000
 
+const DAY_MS = 86_400_000
+/** Most agent ids whose encoded form is kept. */
+const AGENTS_MAX = 4_096
+
 /** Spend read for one agent (and session). */
 export interface Spend {
   readonly day: number
@@ -37,6 +41,15 @@ export interface Spend {
  */
 export class Ledger {
   readonly #kv: KeyValueStore
+  /** The UTC day `now` fell in last time, and its day and month: a new Date and ISO text only when the day changes. */
+  #period: { readonly from: number; readonly to: number; readonly day: string; readonly month: string } = {
+    from: 0,
+    to: 0,
+    day: '',
+    month: '',
+  }
+  /** Encoded agent ids (a bounded memo, started afresh when full). */
+  readonly #agents = new Map<string, string>()
 
   constructor(kv: KeyValueStore) {
     this.#kv = kv
@@ -66,9 +79,19 @@ export class Ledger {
   }
 
   #keys(agentId: string, now: number): { day: string; month: string } {
-    const agent = encodeURIComponent(agentId)
-    const { day, month } = periodsOf(now)
-    return { day: `d:${agent}:${day}`, month: `m:${agent}:${month}` }
+    let agent = this.#agents.get(agentId)
+    if (agent === undefined) {
+      agent = encodeURIComponent(agentId)
+      if (this.#agents.size >= AGENTS_MAX) this.#agents.clear()
+      this.#agents.set(agentId, agent)
+    }
+    let period = this.#period
+    if (!(now >= period.from && now < period.to)) {
+      const from = now - (((now % DAY_MS) + DAY_MS) % DAY_MS)
+      period = { from, to: from + DAY_MS, ...periodsOf(now) }
+      this.#period = period
+    }
+    return { day: `d:${agent}:${period.day}`, month: `m:${agent}:${period.month}` }
   }
 }
 

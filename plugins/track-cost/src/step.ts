@@ -59,6 +59,8 @@ export class TrackCostStep implements StepInstance {
   readonly #tokens: StepCounter
   readonly #refusals: StepCounter
   readonly #hasBudget: boolean
+  /** pino's `isLevelEnabled` when the logger has it: a debug line that would be dropped is not built. */
+  readonly #levelEnabled: ((level: string) => boolean) | undefined
 
   constructor(settings: TrackCostSettings, services: StepServices) {
     this.#settings = settings
@@ -68,6 +70,9 @@ export class TrackCostStep implements StepInstance {
     this.#holds = new Holds(services.kv, settings.hold_s * 1000)
     this.#sessions = services.sessions({ ttlMs: settings.session_ttl_s * 1000 })
     const b = settings.budgets
+    const logger = services.logger as { isLevelEnabled?: (level: string) => boolean }
+    this.#levelEnabled =
+      typeof logger.isLevelEnabled === 'function' ? logger.isLevelEnabled.bind(logger) : undefined
     this.#hasBudget =
       b.agent_daily_usd !== undefined || b.agent_monthly_usd !== undefined || b.session_usd !== undefined
     this.#cost = services.metrics.counter('gov_cost_usd_total', 'Cost of upstream calls in USD', [
@@ -150,50 +155,52 @@ export class TrackCostStep implements StepInstance {
     const { outcome, exchange, call } = ctx
     // A retried call reports a second outcome; its estimate was held once.
     const hold = ctx.state.get(HOLD) as Hold | undefined
-    ctx.state.delete(HOLD)
-    const release = async () => {
-      if (hold) await this.#holds.release(hold)
-    }
+    if (hold) ctx.state.delete(HOLD)
     // A failed call is not billed by the providers gov speaks to.
-    if (outcome.kind !== 'success') return release()
+    if (outcome.kind !== 'success') {
+      if (hold) await this.#holds.release(hold)
+      return
+    }
     const reported = outcome.usage
     const estimated = reported?.inputTokens === undefined || reported?.outputTokens === undefined
     const inputTokens = reported?.inputTokens ?? this.#services.tokens.countRequest(exchange)
     const outputTokens = reported?.outputTokens ?? this.#countAnswer(outcome.answer, exchange.model)
-    const labels = { agent: call.agentId, model: exchange.model }
-    this.#tokens.inc({ ...labels, direction: 'input' }, inputTokens)
-    this.#tokens.inc({ ...labels, direction: 'output' }, outputTokens)
+    const agent = call.agentId
+    const model = exchange.model
+    this.#tokens.inc({ agent, model, direction: 'input' }, inputTokens)
+    this.#tokens.inc({ agent, model, direction: 'output' }, outputTokens)
     const usage = { inputTokens, outputTokens }
     const usd =
       this.#pricing.cost(outcome.answer.model, usage, ctx.provider) ??
-      this.#pricing.cost(exchange.model, usage, ctx.provider)
+      this.#pricing.cost(model, usage, ctx.provider)
     if (usd === undefined) {
       ctx.report({
         type: MODEL_PRICE_UNKNOWN,
         score: 1,
         level: 'public',
-        detail: { model: exchange.model, input_tokens: inputTokens, output_tokens: outputTokens },
+        detail: { model, input_tokens: inputTokens, output_tokens: outputTokens },
       })
-      return release()
+      if (hold) await this.#holds.release(hold)
+      return
     }
-    this.#cost.inc(labels, usd)
+    this.#cost.inc({ agent, model }, usd)
     // One round trip; the spend is sent first, so for a moment the call counts twice, never zero times.
-    await Promise.all([
-      usd > 0
-        ? this.#ledger.add(call.agentId, this.#services.now(), this.#sessions.of(call), usd)
-        : undefined,
-      release(),
-    ])
+    const add =
+      usd > 0 ? this.#ledger.add(agent, this.#services.now(), this.#sessions.of(call), usd) : undefined
+    if (hold) await Promise.all([add, this.#holds.release(hold)])
+    else await add
     // No finding: a finding on every call would mark every call as flagged in the fleet overview.
-    this.#services.logger.debug(
-      {
-        usd: roundUsd(usd),
-        input_tokens: inputTokens,
-        output_tokens: outputTokens,
-        ...(estimated ? { tokens_counted: true } : {}),
-      },
-      'cost recorded',
-    )
+    if (this.#levelEnabled?.('debug') !== false) {
+      this.#services.logger.debug(
+        {
+          usd: roundUsd(usd),
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          ...(estimated ? { tokens_counted: true } : {}),
+        },
+        'cost recorded',
+      )
+    }
   }
 
   /** Estimated USD of a request before it goes upstream, or undefined when the model's price is unknown. */

@@ -179,6 +179,49 @@ describe('track_cost: recording', () => {
     assert.equal(((await step.describeAgent('a')).spend as Record<string, unknown>).today_usd, 0)
     assert.equal(((await step.describeAgent('a:d:x')).spend as Record<string, unknown>).today_usd, 1)
   })
+
+  it('books each call on the UTC day and month it happens in, at the boundaries and when the clock goes back', async () => {
+    const { step, clock: c } = makeStep()
+    const view = async () => (await step.describeAgent('agent-a')).spend as Record<string, unknown>
+    const spend = (usd: number) => answered(step, { inputTokens: usd * 1_000_000, outputTokens: 0 })
+    c.t = Date.UTC(2026, 0, 31, 23, 59, 59, 999)
+    await spend(1)
+    c.t += 1 // 2026-02-01 00:00:00.000: a new day and a new month
+    await spend(2)
+    assert.equal((await view()).day, '2026-02-01')
+    assert.equal((await view()).today_usd, 2)
+    assert.equal((await view()).month_usd, 2)
+    c.t -= 1 // the clock steps back into January
+    await spend(4)
+    assert.deepEqual([(await view()).today_usd, (await view()).month_usd], [5, 5])
+    c.t = Date.UTC(2026, 1, 1, 23, 59, 59, 999)
+    await spend(8)
+    assert.deepEqual([(await view()).today_usd, (await view()).month_usd], [10, 10])
+    c.t = Date.UTC(2026, 1, 2)
+    await spend(16)
+    assert.deepEqual([(await view()).today_usd, (await view()).month_usd], [16, 26])
+  })
+  it('writes its debug line when the logger takes debug lines, and builds none when it drops them', async () => {
+    for (const level of ['debug', 'info']) {
+      const lines: unknown[] = []
+      const logger = {
+        debug: (obj: unknown, msg?: string) => lines.push([obj, msg]),
+        info() {},
+        warn() {},
+        error() {},
+        isLevelEnabled: (l: string) => (l === 'debug' ? level === 'debug' : true),
+      }
+      const step = new TrackCostStep(
+        resolveSettings({ prices: PRICES }),
+        makeServices('track_cost', { logger, prices: tablePrices({}) }),
+      )
+      await answered(step, { inputTokens: 1_000_000, outputTokens: 0 })
+      assert.deepEqual(
+        lines,
+        level === 'debug' ? [[{ usd: 1, input_tokens: 1_000_000, output_tokens: 0 }, 'cost recorded']] : [],
+      )
+    }
+  })
 })
 
 describe('track_cost: budgets', () => {
