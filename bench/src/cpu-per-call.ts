@@ -18,10 +18,17 @@
  * Rounds alternate builds and scenarios (`--reps` rounds), so a burst of other
  * work on the machine hits every build alike.
  *
+ * - `--load S` (default 0, off): after the scenarios of each round, every
+ *   build (the bare proxy too) gets S seconds of autocannon load (the load
+ *   worker of `npm run bench`, 1 s warm-up, `--load-connections` 32, OpenAI
+ *   1-turn calls with unique prompts); the servers are then pinned to core 0
+ *   and the worker to core 1, as in `npm run bench`. Reported: req/s, its ratio
+ *   to the bare proxy in the same round, and gov's CPU µs per call under load.
+ *
  * Options: `--builds label=path,…` (path to a host `dist/src/index.js`, or
  * `@gov/host`; default `current=@gov/host`), `--calls` (1-turn calls per
  * measurement, 1 500), `--turns` (50), `--conversations` (4), `--conversation-calls` (200), `--concurrency`
- * (4), `--reps` (3), `--scenarios` (all four), `--node-flags` (e.g. `--cpu-prof`).
+ * (4), `--reps` (3), `--scenarios` (all four; empty for load only), `--load`, `--load-connections`, `--node-flags` (e.g. `--cpu-prof`).
  */
 import { type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -32,8 +39,11 @@ import { parseArgs } from 'node:util'
 import { PRESETS } from '@gov/host'
 import { startMockProvider } from '@gov/host/testing'
 import { prepareAgent, waitStarted } from './gov-setup.js'
+import type { LoadJob } from './load-worker.js'
 import { buildPromptParts, promptText } from './prompts.js'
 import { commitLabel, loadLabel } from './run-info.js'
+import { runLoad } from './run-load.js'
+import { SERVER_CORE } from './server-process.js'
 import { spawnNode } from './spawn-pinned.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -51,8 +61,12 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '3' },
     scenarios: { type: 'string', default: 'openai-1,anthropic-1,openai-conv,anthropic-conv' },
     'node-flags': { type: 'string', default: '' },
+    load: { type: 'string', default: '0' },
+    'load-connections': { type: 'string', default: '32' },
   },
 })
+const LOAD_SECONDS = Number(values.load)
+const LOAD_CONNECTIONS = Number(values['load-connections'])
 const CALLS = Number(values.calls)
 const TURNS = Number(values.turns)
 const CONVERSATIONS = Number(values.conversations)
@@ -84,7 +98,8 @@ async function startGov(
   const child = spawnNode(
     join(here, 'cpu-gov.js'),
     [],
-    undefined,
+    // Under load the server gets core 0 and the load worker core 1, as in `npm run bench`.
+    LOAD_SECONDS > 0 ? SERVER_CORE : undefined,
     {
       env: {
         PATH: process.env.PATH ?? '',
@@ -258,6 +273,24 @@ async function measure(gov: Gov, scenario: string): Promise<number> {
   return kind === 'conv' ? conversationTurns(gov, vendor, CONV_CALLS) : oneTurn(gov, vendor, CALLS)
 }
 
+/** `LOAD_SECONDS` of autocannon load on one build: req/s and gov CPU µs per call (warm-up calls included). */
+async function underLoad(gov: Gov): Promise<{ rps: number; cpu: number; failed: number }> {
+  const job: LoadJob = {
+    url: gov.url,
+    headers: { authorization: `Bearer ${gov.agentKey}` },
+    connections: LOAD_CONNECTIONS,
+    durationSeconds: LOAD_SECONDS,
+    warmupSeconds: 1,
+    unloadedRequests: 0,
+  }
+  const before = await gov.cpu()
+  const r = await runLoad(join(here, 'load-worker.js'), job)
+  const cpu = (await gov.cpu()) - before
+  const calls = r.warmup.requests + r.loaded.total
+  const failed = r.warmup.non2xx + r.warmup.errors + r.loaded.non2xx + r.loaded.errors
+  return { rps: r.loaded.requestsPerSecond, cpu: calls > 0 ? cpu / calls : Number.NaN, failed }
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
@@ -281,6 +314,7 @@ try {
       if (SCENARIOS.includes(`${vendor}-conv`)) await prepareConversations(gov, vendor)
   }
   const results = new Map<string, number[]>()
+  const loadFailures: string[] = []
   for (let rep = 0; rep < REPS; rep++) {
     for (const scenario of SCENARIOS) {
       const order = rep % 2 ? [...govs].reverse() : govs
@@ -289,6 +323,20 @@ try {
         const key = `${scenario}\t${gov.label}`
         results.set(key, [...(results.get(key) ?? []), us])
         process.stderr.write(`rep ${rep + 1} ${scenario} ${gov.label}: ${us.toFixed(0)} µs\n`)
+      }
+    }
+    if (LOAD_SECONDS > 0) {
+      for (const gov of rep % 2 ? [...govs].reverse() : govs) {
+        const r = await underLoad(gov)
+        for (const [key, value] of [
+          [`load-rps\t${gov.label}`, r.rps],
+          [`load-cpu\t${gov.label}`, r.cpu],
+        ] as const)
+          results.set(key, [...(results.get(key) ?? []), value])
+        if (r.failed > 0) loadFailures.push(`round ${rep + 1} ${gov.label}: ${r.failed} failed calls`)
+        process.stderr.write(
+          `rep ${rep + 1} load ${gov.label}: ${r.rps.toFixed(0)} req/s, ${r.cpu.toFixed(0)} µs CPU per call\n`,
+        )
       }
     }
   }
@@ -327,7 +375,37 @@ try {
       lines.push(`| ${scenario} | ${cells.join(' | ')} |`)
     }
   }
+  if (LOAD_SECONDS > 0) {
+    const bare = govs.find((g) => g.label === 'bare proxy')
+    const bareRps = bare ? (results.get(`load-rps\t${bare.label}`) ?? []) : []
+    const refRps = reference ? (results.get(`load-rps\t${reference.label}`) ?? []) : []
+    lines.push(
+      '',
+      `Under load: ${LOAD_SECONDS} s × ${LOAD_CONNECTIONS} connections per build per round (1 s warm-up), servers on core 0, load worker on core 1. req/s median (rounds); ratio to the bare proxy and to \`${reference?.label ?? '—'}\` paired by round (median); gov CPU µs per call under load, median (rounds).`,
+      '',
+      '| build | req/s | vs bare proxy | vs first build | CPU µs per call |',
+      '|---|---:|---:|---:|---:|',
+    )
+    for (const g of govs) {
+      const rps = results.get(`load-rps\t${g.label}`) ?? []
+      const cpu = results.get(`load-cpu\t${g.label}`) ?? []
+      const vsBare = bare && g !== bare ? `${median(rps.map((x, i) => x / bareRps[i]!)).toFixed(3)}×` : '—'
+      const vsRef =
+        reference && g !== reference && g !== bare
+          ? `${median(rps.map((x, i) => x / refRps[i]!)).toFixed(3)}×`
+          : '—'
+      lines.push(
+        `| ${g.label} | **${median(rps).toFixed(0)}** (${rps.map((x) => x.toFixed(0)).join(', ')}) | ${vsBare} | ${vsRef} | **${median(cpu).toFixed(0)}** (${cpu.map((x) => x.toFixed(0)).join(', ')}) |`,
+      )
+    }
+    if (loadFailures.length > 0)
+      lines.push(
+        '',
+        `**Failed calls under load** (the numbers above are not usable): ${loadFailures.join('; ')}`,
+      )
+  }
   console.log(lines.join('\n'))
+  if (loadFailures.length > 0) process.exitCode = 1
 } finally {
   for (const gov of govs) await gov.stop()
   await mock.close()
