@@ -2,7 +2,8 @@
  * detect_pii's `block_min_score` through a running gateway (issue 8): under the
  * strict preset a prompt without personal data is not refused, also when the
  * tagger reads a doubtful capitalised word as a name (that word is masked and
- * restored in the answer instead); a real name with an e-mail is refused. The
+ * restored in the answer instead), nor for an organisation (masked too); a
+ * real name, a name with an e-mail and a card are refused. The
  * caller flag pii=block on the standard preset behaves the same way.
  */
 import assert from 'node:assert/strict'
@@ -72,6 +73,14 @@ describe('detect_pii block_min_score through the gateway (strict preset, pii=blo
     assert.ok(!lastSent().includes('Zucker'), `provider saw the value: ${lastSent()}`)
     assert.match(lastSent(), /<PERSON_1>/)
     assert.equal(res.choices[0].message.content, DOUBTFUL, 'the agent gets the word back')
+  })
+
+  it('strict masks an organisation instead of refusing (no personal data of a person)', async () => {
+    const text = 'How does the USPS price parcels?'
+    const res = await ask(strict, text)
+    assert.ok(!lastSent().includes('USPS'), `provider saw the value: ${lastSent()}`)
+    assert.match(lastSent(), /<ORGANIZATION_1>/)
+    assert.equal(res.choices[0].message.content, text)
   })
 
   it('strict refuses a real name with an e-mail address, and a name alone', async () => {

@@ -41,11 +41,12 @@ const STRICT_INJECTION: Record<string, unknown> = { threshold: 0.6, tool_result_
 
 /**
  * detect_pii under action `block` (strict, or the caller flag `pii=block` on any preset): a name refuses
- * the call only at score 0.8 or above, a weaker one is masked instead; structured findings always refuse.
- * 0.8 was chosen on the calibration split and the tuning benign prompts (`train/block-threshold.ts` in
- * the package): the highest value before names found by the strong rules (scored 0.8) stop refusing.
+ * the call only at score 0.8 or above, a weaker one is masked instead; an organisation (no person's data)
+ * is masked, never refuses; structured findings always refuse. Chosen on the calibration split and the
+ * tuning benign prompts (`train/block-threshold.ts` in the package): 0.8 is the highest value before names
+ * found by the strong rules (scored 0.8) stop refusing.
  */
-const PII_BLOCK_MIN_SCORE = 0.8
+const PII_BLOCK: Record<string, unknown> = { block_min_score: 0.8, mask_only_types: ['ORGANIZATION'] }
 
 /** Every taint label: strict's sinks may receive none of them. */
 const ALL_TAINT = ['pii', 'secret', 'confidential', 'restricted', 'untrusted']
@@ -77,7 +78,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
       step('filter_tools'),
       step('detect_injection'),
       step('scan_secrets'),
-      step('detect_pii', { block_min_score: PII_BLOCK_MIN_SCORE }),
+      step('detect_pii', PII_BLOCK),
       step('detect_business'),
       step('track_taint'),
       step('track_cost'),
@@ -90,7 +91,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     mode: 'enforce',
     steps: enforcingSteps({
       filter_tools: { pin: true },
-      detect_pii: { block_min_score: PII_BLOCK_MIN_SCORE },
+      detect_pii: PII_BLOCK,
     }),
   },
   strict: {
@@ -101,7 +102,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     steps: enforcingSteps({
       detect_injection: STRICT_INJECTION,
       scan_secrets: { action: 'block' },
-      detect_pii: { action: 'block', block_min_score: PII_BLOCK_MIN_SCORE },
+      detect_pii: { ...PII_BLOCK, action: 'block' },
       detect_business: { block_level: 'confidential' },
       filter_tools: { pin: true, on_definition_change: 'block' },
       track_taint: { sinks: STRICT_SINKS },

@@ -32,11 +32,12 @@
  * `--tune` prints the findings on the tuning (non-held-out) benign prompts,
  * the only benign rows that may be read while changing rules.
  *
- * 6. strict: with action `block` and `block_min_score` (`--block-min-score`,
- *    default 0.8, the value the host's `strict` preset sets; chosen with
- *    `train/block-threshold.ts`, never here), a call is refused when it has a
- *    structured finding or a name scoring at least that; weaker names are
- *    masked. Reported: per type, the share of held-out gold spans that would
+ * 6. strict: with action `block`, `block_min_score` (`--block-min-score`,
+ *    default 0.8) and `mask_only_types` (`--mask-only`, default
+ *    ORGANIZATION; an empty string for none), the values the host's `strict`
+ *    preset sets, chosen with `train/block-threshold.ts`, never here: a call
+ *    is refused when it has a structured finding or a name scoring at least
+ *    that, of a type not in the list; the others are masked. Reported: per type, the share of held-out gold spans that would
  *    refuse the call against the share found at all, and the benign prompts
  *    refused, overall and (from the hand labels) those changed only by wrong
  *    findings, i.e. without personal data.
@@ -98,11 +99,12 @@ const argument = (name: string) =>
 const errorsFor = argument('errors')
 const tune = process.argv.includes('--tune')
 const locations = (argument('locations') ?? 'personal') as 'personal' | 'all'
-/** strict's `block_min_score` (host/src/chain/presets.ts). */
+/** strict's `block_min_score` and `mask_only_types` (host/src/chain/presets.ts). */
 const blockMinScore = Number(argument('block-min-score') ?? 0.8)
+const maskOnly = new Set((argument('mask-only') ?? 'ORGANIZATION').split(',').filter(Boolean))
 const NAMES = new Set<string>(ENTITY_TYPES)
 /** True when a finding refuses the call under action `block` (as `PiiStep` decides). */
-const refuses = (p: Span) => !NAMES.has(p.type) || (p.score ?? 0) >= blockMinScore
+const refuses = (p: Span) => !maskOnly.has(p.type) && (!NAMES.has(p.type) || (p.score ?? 0) >= blockMinScore)
 
 const step = await plugin.create(withDefaults({ action: 'allow', locations }), makeServices('detect_pii'))
 await step.ready?.()
@@ -129,7 +131,7 @@ interface Report {
   words: number
   maskedWords: number
   docs: number
-  /** Documents with personal data of an annotated type other than LOCATION, and those strict refuses. */
+  /** Documents with a person's data (an annotated type other than LOCATION and ORGANIZATION), and those strict refuses. */
   personalDocs: number
   refusedDocs: number
 }
@@ -163,7 +165,7 @@ async function score(rows: Row[], useAnnotations: boolean): Promise<Report> {
         table.set(type, c)
       }
     }
-    if (gold.some((g) => g.type !== 'LOCATION')) {
+    if (gold.some((g) => g.type !== 'LOCATION' && g.type !== 'ORGANIZATION')) {
       report.personalDocs++
       if (preds.some(refuses)) report.refusedDocs++
     }
@@ -271,7 +273,7 @@ console.log(
   `Ordinary words masked: ${heldOut.maskedWords} of ${heldOut.words} words outside every gold span (${((100 * heldOut.maskedWords) / Math.max(heldOut.words, 1)).toFixed(2)} %)\n`,
 )
 console.log(
-  `### Under strict (action block, block_min_score ${blockMinScore}): found spans that refuse the call, the rest are masked\n`,
+  `### Under strict (action block, block_min_score ${blockMinScore}, mask_only_types ${[...maskOnly].join(',') || 'none'}): found spans that refuse the call, the rest are masked\n`,
 )
 console.log('| type | gold | found (refused or masked) | refused | masked instead |')
 console.log('|---|---:|---:|---:|---:|')
@@ -283,7 +285,7 @@ for (const type of PII_TYPES) {
   )
 }
 console.log(
-  `\nDocuments with personal data other than places: ${heldOut.personalDocs}; refused under strict ${heldOut.refusedDocs} (${((100 * heldOut.refusedDocs) / Math.max(heldOut.personalDocs, 1)).toFixed(1)} %) (with block_min_score 0 every document with a finding is refused).\n`,
+  `\nDocuments with a person's data (a gold span of a type other than LOCATION and ORGANIZATION): ${heldOut.personalDocs}; refused under strict ${heldOut.refusedDocs} (${((100 * heldOut.refusedDocs) / Math.max(heldOut.personalDocs, 1)).toFixed(1)} %) (with block_min_score 0 every document with a finding is refused).\n`,
 )
 
 const dev = await score(read('pii-dev.jsonl'), false)
@@ -382,7 +384,7 @@ if (!tune)
     `Changed wrongly (hand labels, \`eval/benign-labels.json\`, seeded sample of ${LABELLED_SAMPLE} changed prompts): ${labelled} fully labelled, ${unlabelled} with a finding not labelled yet; ${wrong} of ${labelled} have a wrong finding${labelled ? ` (est. ${share(wrong, labelled)} % of all benign prompts, ${interval(wrong, labelled)})` : ''}, ${onlyWrong} of ${labelled} were changed only by wrong findings, i.e. would be unchanged by a perfect detector${labelled ? ` (est. ${share(onlyWrong, labelled)} % of all benign prompts, ${interval(onlyWrong, labelled)})` : ''}; wrong findings by type: ${[...wrongByType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}.\n`,
   )
 console.log(
-  `Refused under \`strict\` (action block, block_min_score ${blockMinScore}; the rest of the changed prompts are masked): ${refused} (${((100 * refused) / Math.max(part.length, 1)).toFixed(2)} %).${tune ? '' : ` Without personal data (changed only by wrong findings, hand labels) and refused: ${onlyWrongRefused} of ${labelled}${labelled ? ` (est. ${share(onlyWrongRefused, labelled)} % of all benign prompts, ${interval(onlyWrongRefused, labelled)})` : ''}.`}\n`,
+  `Refused under \`strict\` (action block, block_min_score ${blockMinScore}, mask_only_types ${[...maskOnly].join(',') || 'none'}; the rest of the changed prompts are masked): ${refused} (${((100 * refused) / Math.max(part.length, 1)).toFixed(2)} %).${tune ? '' : ` Without personal data (changed only by wrong findings, hand labels) and refused: ${onlyWrongRefused} of ${labelled}${labelled ? ` (est. ${share(onlyWrongRefused, labelled)} % of all benign prompts, ${interval(onlyWrongRefused, labelled)})` : ''}.`}\n`,
 )
 console.log(`_${((performance.now() - started) / 1000).toFixed(1)} s_`)
 await step.close?.()

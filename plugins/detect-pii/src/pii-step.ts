@@ -51,6 +51,7 @@ export class PiiStep implements StepInstance {
   readonly #counter: StepCounter
   readonly #needsEntities: boolean
   readonly #workerUrl: URL
+  readonly #maskOnly: ReadonlySet<PiiType>
   #options: AnalyzerOptions | undefined
   #pool: AnalysisPool | undefined
   #closed = false
@@ -64,6 +65,7 @@ export class PiiStep implements StepInstance {
     this.#plain = plainOptions(settings)
     this.#needsEntities = this.#plain.entities
     this.#workerUrl = options.workerUrl ?? ANALYSIS_WORKER_URL
+    this.#maskOnly = new Set(settings.mask_only_types)
     this.#cache =
       settings.cache_entries > 0
         ? new TextCache<Detection[]>({
@@ -237,8 +239,12 @@ export class PiiStep implements StepInstance {
     return analyzeText(text, this.#options ?? (await this.#loadOptions()))
   }
 
-  /** True when `d` refuses the call under action `block`: any structured finding, a name at `block_min_score` or above. */
+  /**
+   * True when `d` refuses the call under action `block`: a structured finding or a name at `block_min_score`
+   * or above, unless its type is in `mask_only_types`.
+   */
   #refuses(d: Detection): boolean {
+    if (this.#maskOnly.has(d.type)) return false
     return !NAME_TYPES.has(d.type) || d.score >= this.#settings.block_min_score
   }
 

@@ -51,6 +51,12 @@ export const PiiSettings = Type.Object(
       description:
         'With action block (set or asked for with the flag pii=block): a name (PERSON, LOCATION, ORGANIZATION) refuses the call only at this score or above; weaker names are masked and restored in the answer instead. Structured findings (e-mail, phone, card, IBAN, SSN, IP, date of birth, address) always refuse. 0: every reported finding refuses',
     }),
+    mask_only_types: Type.Array(Type.Enum(PII_TYPES), {
+      default: [],
+      uniqueItems: true,
+      description:
+        'With action block: findings of these types never refuse the call; they are masked and restored in the answer instead (e.g. ORGANIZATION: a firm named in a prompt is no personal data of a person)',
+    }),
     entities: Type.Boolean({ default: true, description: 'Detect PERSON, LOCATION and ORGANIZATION names' }),
     allow_list: Type.Array(Type.String({ minLength: 1 }), {
       default: [],

@@ -109,6 +109,32 @@ describe('block_min_score: under action block only sure findings refuse', () => 
     assert.equal((await step.onBufferedResponse(sure)).kind, 'block')
   })
 
+  it('mask_only_types: an organisation is masked and restored, never refuses; a person with it still does', async () => {
+    assert.deepEqual(withDefaults().mask_only_types, [])
+    const org = 'How does the USPS price parcels?'
+    const { step: before } = await makeStep({ action: 'block', block_min_score: 0.8 })
+    assert.equal((await before.onRequest(makeRequestContext(userSays(org)))).kind, 'block')
+    const { step } = await makeStep({
+      action: 'block',
+      block_min_score: 0.8,
+      mask_only_types: ['ORGANIZATION'],
+    })
+    const state = new Map<string, unknown>()
+    const ex = userSays(org)
+    const ctx = makeRequestContext(ex, { state })
+    assert.equal((await step.onRequest(ctx)).kind, 'continue')
+    assert.equal(ctx.findings[0]?.type, 'ORGANIZATION')
+    assert.ok(ctx.findings[0].score >= 0.8)
+    assert.deepEqual(ctx.findings[0].detail, { action: 'mask' })
+    assert.equal(ex.messages[0].parts[0].text, 'How does the <ORGANIZATION_1> price parcels?')
+    const answer = makeAnswer('The <ORGANIZATION_1> prices by zone.')
+    await step.onBufferedResponse(makeResponseContext(ex, answer, { state }))
+    assert.equal(answer.message.parts[0].text, 'The USPS prices by zone.')
+    const verdict = await step.onRequest(makeRequestContext(userSays('Ask Anna Berg at the USPS about it.')))
+    assert.equal(verdict.kind, 'block')
+    if (verdict.kind === 'block') assert.equal(verdict.reason, 'personal data detected: PERSON')
+  })
+
   it('is a number from 0 to 1 in the settings schema', () => {
     const schema = PiiSettings.properties.block_min_score as unknown as Record<string, unknown>
     assert.deepEqual([schema.type, schema.minimum, schema.maximum, schema.default], ['number', 0, 1, 0])

@@ -14,7 +14,7 @@
  *   (text without names) that would still be refused;
  * - the share of benign tuning prompts refused.
  *
- * Run by hand: node plugins/detect-pii/dist/train/block-threshold.js
+ * Run by hand: node plugins/detect-pii/dist/train/block-threshold.js [--mask-only ORGANIZATION]
  */
 import { readFileSync } from 'node:fs'
 import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
@@ -42,9 +42,15 @@ const gazetteer = await sharedGazetteer()
 const options = analyzerOptions(plainOptions(withDefaults()), gazetteer)
 const names = new Set<string>(ENTITY_TYPES)
 const CANDIDATES = [0.5, 0.6, 0.65, 0.7, 0.75, 0.78, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.9]
+/** Types that never refuse (`--mask-only ORGANIZATION`), to see what refusing them costs. */
+const maskOnly = new Set(
+  process.argv.includes('--mask-only')
+    ? process.argv[process.argv.indexOf('--mask-only') + 1].split(',')
+    : [],
+)
 /** The highest score that refuses a call: any structured finding refuses whatever the value. */
 const refusingScore = (found: readonly Detection[]) =>
-  found.reduce((max, d) => Math.max(max, names.has(d.type) ? d.score : 2), 0)
+  found.reduce((max, d) => Math.max(max, maskOnly.has(d.type) ? 0 : names.has(d.type) ? d.score : 2), 0)
 
 const calibration = read('pii-train.jsonl').filter((r) => isCalibration(r.id))
 const gold = new Map<string, number>()
