@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Flight, Flights, KeyValueStore } from '@gov/core'
 import { type EventBus, MemoryEventBus } from '../kv/event-bus.js'
 import { MemoryKv } from '../kv/memory-kv.js'
+import { RedisKv } from '../kv/redis-kv.js'
 import { LocalFlights } from './local-flights.js'
 
 /** The bus channel that announces finished flights (the message is the flight's key). */
@@ -42,11 +43,22 @@ export class BusFlights implements Flights {
   async join(key: string, leaseMs: number): Promise<Flight> {
     if (this.#local) return this.#local.join(key, leaseMs)
     await this.#listen()
-    // A flight that finished within its keep time answers late joiners at once.
-    const kept = await this.kv.get(`flight:kept:${key}`)
-    if (kept !== undefined) return { role: 'follower', wait: async () => kept }
     const token = randomUUID()
-    if (await this.kv.setIfAbsent(`flight:lock:${key}`, token, leaseMs)) {
+    const kept = `flight:kept:${key}`
+    const lock = `flight:lock:${key}`
+    let locked: boolean
+    if (this.kv instanceof RedisKv) {
+      // Redis: the kept-result check and the lock in one script, one round trip.
+      const joined = await this.kv.getOrLock(kept, lock, token, leaseMs)
+      if (joined.found !== undefined) return this.#kept(joined.found)
+      locked = joined.locked
+    } else {
+      // A flight that finished within its keep time answers late joiners at once.
+      const value = await this.kv.get(kept)
+      if (value !== undefined) return this.#kept(value)
+      locked = await this.kv.setIfAbsent(lock, token, leaseMs)
+    }
+    if (locked) {
       return {
         role: 'leader',
         complete: (value, keepMs = 0) => this.#end(key, token, value, keepMs),
@@ -56,14 +68,26 @@ export class BusFlights implements Flights {
     return { role: 'follower', wait: (timeoutMs) => this.#wait(key, timeoutMs) }
   }
 
+  #kept(value: string): Flight {
+    return { role: 'follower', wait: async () => value }
+  }
+
   async #end(key: string, token: string, value: string, keepMs: number): Promise<void> {
-    // Issued together, in this order, on the store's one connection (one round trip, not three):
-    // the result exists before the lock goes, so a follower that finds no lock misses no result.
-    await Promise.all([
+    const writes = [
       this.kv.set(`flight:result:${key}:${token}`, value, WAKE_KEEP_MS),
       keepMs > 0 ? this.kv.set(`flight:kept:${key}`, value, keepMs) : undefined,
       this.kv.del(`flight:lock:${key}`),
-    ])
+    ]
+    // Issued together, in this order, on the store's one connection: the result exists before the
+    // lock goes, so a follower that finds no lock misses no result. On Redis the announcement goes
+    // on the same connection (the bus publishes on the store's client) right behind them, and Redis
+    // runs commands in order: one round trip, not two. Should a write fail, woken followers find no
+    // result and go upstream themselves, as after a timeout.
+    if (this.kv instanceof RedisKv) {
+      await Promise.all([...writes, this.bus.publish(CHANNEL, key)])
+      return
+    }
+    await Promise.all(writes)
     await this.bus.publish(CHANNEL, key)
   }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { Redis } from 'ioredis'
 import { createKv, type KvHandle } from '../../src/kv/create-kv.js'
+import { RedisKv } from '../../src/kv/redis-kv.js'
 import { describeKvConformance } from './kv-conformance.js'
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from './redis-test-env.js'
 
@@ -37,6 +38,28 @@ describe('redis key-value store', { skip: skipWithoutRedis }, () => {
       const ttl = await raw.pttl(`${prefix}visible`)
       assert.ok(ttl > 55_000 && ttl <= 60_000, `pttl ${ttl}`)
       assert.equal(await raw.get('visible'), null)
+    } finally {
+      raw.disconnect()
+    }
+  })
+
+  it('getOrLock: the value when the read key exists, else takes the lock (NX, with its TTL) or finds it held', async () => {
+    const kv = handle.kv
+    assert.ok(kv instanceof RedisKv)
+    const other = replica.kv as RedisKv
+    assert.deepEqual(await kv.getOrLock('gol:kept', 'gol:lock', 'me', 30_000), { locked: true })
+    assert.deepEqual(await other.getOrLock('gol:kept', 'gol:lock', 'you', 30_000), { locked: false })
+    assert.equal(await kv.get('gol:lock'), 'me', 'the first one holds the lock')
+    const raw = new Redis(url)
+    try {
+      const ttl = await raw.pttl(`${prefix}gol:lock`)
+      assert.ok(ttl > 25_000 && ttl <= 30_000, `pttl ${ttl}`)
+      await kv.set('gol:kept', 'the answer', 30_000)
+      assert.deepEqual(await other.getOrLock('gol:kept', 'gol:lock2', 'you', 30_000), { found: 'the answer' })
+      assert.equal(await raw.exists(`${prefix}gol:lock2`), 0, 'no lock taken when the value was found')
+      // Without a TTL the lock has none.
+      assert.deepEqual(await kv.getOrLock('gol:none', 'gol:lock3', 'me'), { locked: true })
+      assert.equal(await raw.pttl(`${prefix}gol:lock3`), -1)
     } finally {
       raw.disconnect()
     }
