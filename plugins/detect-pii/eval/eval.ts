@@ -362,7 +362,7 @@ console.log(
   `## Benign prompts (${tune ? 'tuning' : 'held-out'} part of injection-train.jsonl label 0, channel user: ${part.length} prompts)\n`,
 )
 console.log(
-  `Changed under \`standard\` (mask) = refused under \`strict\` (block): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. Blocked under \`standard\`: none (its action is mask). Many of these prompts do name people: see the hand-labelled line below.\n`,
+  `Changed under \`standard\` (mask) = refused with action block and block_min_score 0 (strict before 0.6.0): ${changed} (${((100 * changed) / Math.max(part.length, 1)).toFixed(2)} %); by type: ${[...byType].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}. Blocked under \`standard\`: none (its action is mask). Many of these prompts do name people: see the hand-labelled line below.\n`,
 )
 const changedShare = changed / Math.max(part.length, 1)
 const share = (n: number, of: number) => (changedShare * (n / of) * 100).toFixed(1)

@@ -511,28 +511,36 @@ const REQUEST_START = new Set([
   'recommend',
 ])
 
-/** Bounds of the sentence around [start, end): after the last ".!?" or line break before, up to the next. */
-function sentenceAround(text: string, start: number, end: number): { from: number; to: number } {
+/** How far the sentence around a cued name is looked for, each way (UTF-16 units). */
+const SENTENCE_REACH = 200
+
+/**
+ * Bounds of the sentence around [start, end): after the last "." "!" "?" or line break before it, up to the
+ * next. `opened` is false when no boundary (nor the text's start) lies within {@link SENTENCE_REACH}.
+ */
+function sentenceAround(
+  text: string,
+  units: Uint16Array,
+  start: number,
+  end: number,
+): { from: number; to: number; opened: boolean } {
   let from = start
-  while (from > 0 && start - from < 300) {
-    const c = text.charCodeAt(from - 1)
-    // "." "!" "?" or a line break; a "." right after a capital ("J. Smith", "Mr.") does not end a sentence.
-    if (
-      c === 10 ||
-      c === 33 ||
-      c === 63 ||
-      (c === 46 && !/\p{Lu}$|\b(?:Mr|Mrs|Ms|Dr|St)$/u.test(text.slice(Math.max(0, from - 4), from - 1)))
-    )
+  const limit = Math.max(0, start - SENTENCE_REACH)
+  for (; from > limit; from--) {
+    const c = units[from - 1]
+    if (c === 10 || c === 33 || c === 63) break
+    // A "." right after a capital or a title ("J. Smith", "Mr.") does not end a sentence.
+    if (c === 46 && !/\p{Lu}$|\b(?:Mr|Mrs|Ms|Dr|St)$/u.test(text.slice(Math.max(0, from - 4), from - 1)))
       break
-    from--
   }
+  const opened = from === 0 || from > limit
   let to = end
-  while (to < text.length && to - end < 300) {
-    const c = text.charCodeAt(to)
+  const stop = Math.min(units.length, end + SENTENCE_REACH)
+  for (; to < stop; to++) {
+    const c = units[to]
     if (c === 10 || c === 33 || c === 63 || c === 46) break
-    to++
   }
-  return { from, to }
+  return { from, to, opened }
 }
 
 /**
@@ -542,7 +550,13 @@ function sentenceAround(text: string, start: number, end: number): { from: numbe
  * declarative text ("She read the novels of John Smith.") the name stays. Also a persona named right after
  * "You are", "Roleplay as", … ({@link PERSONA}).
  */
-function topicOfQuestion(text: string, tokens: readonly Token[], from: number, to: number): boolean {
+function topicOfQuestion(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+): boolean {
   const first = tokens[from]
   const last = tokens[to]
   const gapOnly = (a: Token, b: Token) => /^[ \t]+$/.test(text.slice(a.end, b.start))
@@ -574,8 +588,9 @@ function topicOfQuestion(text: string, tokens: readonly Token[], from: number, t
       /^\s*\?/.test(text.slice(last.end, last.end + 4))
   }
   if (!cue) return PERSONA.test(text.slice(Math.max(0, first.start - 40), first.start))
-  const sentence = sentenceAround(text, first.start, last.end)
-  if (text.charCodeAt(sentence.to) === 63) return true
+  const sentence = sentenceAround(text, units, first.start, last.end)
+  if (units[sentence.to] === 63) return true
+  if (!sentence.opened) return false
   const opening = /^[\s"'“‘«*#>-]*(\p{L}+)/u.exec(text.slice(sentence.from, first.start))
   return opening !== null && REQUEST_START.has(opening[1].toLowerCase())
 }
@@ -599,7 +614,7 @@ function judge(
   const lastFlags = flagsOf(last)
 
   // The topic of a knowledge question: "Who was Albert Einstein?", "paintings by Van Gogh".
-  if (person && topicOfQuestion(text, tokens, from, to)) return 'topic'
+  if (person && topicOfQuestion(text, units, tokens, from, to)) return 'topic'
 
   // Things, places, events: "Roman Empire", "Oxford Hall". A first name + surname pair stays ("Emma Stone").
   if (!single && !last.allCaps) {
