@@ -97,7 +97,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   strict: {
     name: 'strict',
     description:
-      'For regulated data: the standard steps with a lower injection threshold, PII and secrets blocked instead of masked, confidential business data blocked, a changed tool definition blocked, and sessions that saw sensitive or untrusted data kept from sending tools.',
+      'For regulated data: the standard steps with a lower injection threshold, secrets and personal data blocked instead of masked (a name only at score 0.8 or above, weaker names and organisations masked), confidential business data blocked, a changed tool definition blocked, and sessions that saw sensitive or untrusted data kept from sending tools.',
     mode: 'enforce',
     steps: enforcingSteps({
       detect_injection: STRICT_INJECTION,
