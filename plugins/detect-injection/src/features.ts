@@ -37,6 +37,11 @@ export class FeatureScratch {
     const features = 5 * (length + 2) + 4
     if (this.features.length < features) this.features = new Int32Array(features + (features >> 2))
   }
+
+  /** Make room for `count` feature indices (the word-cluster n-grams add up to three per word); keeps the codes. */
+  reserveFeatures(count: number): void {
+    if (this.features.length < count) this.features = new Int32Array(count + (count >> 2))
+  }
 }
 
 // ASCII whitespace as `\s` and `trim()` see it: tab, line feed, vertical tab, form feed, carriage return, space.
@@ -269,6 +274,38 @@ export function sumDistinctWeights(
     features[count++] = f
   }
   // Only the words that were set: filling all 32 KB cost more than the whole sum on short texts.
+  for (let i = 0; i < count; i++) set[features[i] >>> 5] = 0
+  out[0] = sum
+  out[1] = count
+}
+
+/**
+ * {@link sumDistinctWeights} over int16 weights as stored in the model file:
+ * the integer sum (exact in a double) in `out[0]`, for the caller to multiply
+ * by the scale once, and the count in `out[1]`. Half the bytes per weight, so
+ * the table the scattered reads hit is half the size. A separate function, not
+ * a union type, so each call site stays monomorphic.
+ */
+export function sumDistinctStoredWeights(
+  features: Int32Array,
+  n: number,
+  values: Int16Array,
+  seen: FeatureBitSet,
+  out: Float64Array,
+): void {
+  const set = seen.words
+  let sum = 0
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    const f = features[i]
+    const word = f >>> 5
+    const bit = 1 << (f & 31)
+    const old = set[word]
+    if ((old & bit) !== 0) continue
+    set[word] = old | bit
+    sum += values[f]
+    features[count++] = f
+  }
   for (let i = 0; i < count; i++) set[features[i] >>> 5] = 0
   out[0] = sum
   out[1] = count

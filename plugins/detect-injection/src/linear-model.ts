@@ -13,6 +13,7 @@ import {
   FeatureScratch,
   hashFeatures,
   prepareFeatureCodes,
+  sumDistinctStoredWeights,
   sumDistinctWeights,
 } from './features.js'
 import type { Channel } from './match-rules.js'
@@ -32,6 +33,14 @@ export interface ChannelWeights {
   readonly weights: Float32Array
   /** The model also scores the text's cue features (cues.ts), added without length normalisation. */
   readonly cues?: boolean
+  /**
+   * The weights as stored (int16, a weight is `values[i] * scale`). When
+   * present the model sums these instead of `weights`: a table of half the
+   * size (512 KB at 18 bits, against 1 MB of float32) misses the cache less,
+   * and the integer sum is multiplied by the scale once. `model-file.ts` sets
+   * it for the shipped model.
+   */
+  readonly stored?: { readonly values: Int16Array; readonly scale: number }
 }
 
 /** One channel's entry in `model/model.json`; the weights are in a file next to it. */
@@ -91,19 +100,26 @@ export class LinearModel {
    * weights of its cue features, not normalised.
    */
   logit(text: string, channel: Channel = 'direct'): number {
-    const { bias, weights, cues } = this.channels[channel]
+    const { bias, weights, cues, stored } = this.channels[channel]
     const scratch = this.#scratch
     const length = prepareFeatureCodes(text, scratch)
     let logit = bias
     if (cues) {
       const c = this.#cueFeatures
       const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
-      for (let i = 0; i < m; i++) logit += weights[c[i]]
+      if (stored) {
+        let q = 0
+        for (let i = 0; i < m; i++) q += stored.values[c[i]]
+        logit += q * stored.scale
+      } else for (let i = 0; i < m; i++) logit += weights[c[i]]
     }
     const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
     // Deduplicating and summing in one pass over a bit set (features.ts): the same sum, in the same order.
     const out = this.#sum
-    sumDistinctWeights(scratch.features, count, weights, this.#seen, out)
+    if (stored) {
+      sumDistinctStoredWeights(scratch.features, count, stored.values, this.#seen, out)
+      out[0] *= stored.scale
+    } else sumDistinctWeights(scratch.features, count, weights, this.#seen, out)
     const sum = out[0]
     const n = out[1]
     if (n === 0) return logit

@@ -32,7 +32,13 @@ function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): C
   const stored = new Int16Array(aligned.buffer, aligned.byteOffset, 1 << bits)
   const weights = new Float32Array(1 << bits)
   for (let i = 0; i < weights.length; i++) weights[i] = stored[i] * entry.scale
-  return { bias: entry.bias, weights, ...(entry.cues === true ? { cues: true } : {}) }
+  // The int16 values are kept too (a copy, so the file's buffer can go): the model sums those.
+  return {
+    bias: entry.bias,
+    weights,
+    ...(entry.cues === true ? { cues: true } : {}),
+    stored: { values: Int16Array.from(stored), scale: entry.scale },
+  }
 }
 
 /**

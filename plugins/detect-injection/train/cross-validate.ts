@@ -242,20 +242,35 @@ export function fitCombiner(
   threshold: number,
   maxFpr: number,
   maxOrdinaryFpr = 1,
-): { combiner: Combiner; fpr: number; ordinaryFpr: number; f1: number; recall: number; curve: string } {
-  const idx = rows.map((_, i) => i).filter((i) => rows[i].channel === channel && !Number.isNaN(logits[i]))
+  dense?: Float64Array,
+): {
+  combiner: Combiner
+  /** Coefficient of the dense logits, when given (a trial: the shipped combiner has none). */
+  gamma?: number
+  fpr: number
+  ordinaryFpr: number
+  f1: number
+  recall: number
+  curve: string
+} {
+  const idx = rows
+    .map((_, i) => i)
+    .filter(
+      (i) => rows[i].channel === channel && !Number.isNaN(logits[i]) && !(dense && Number.isNaN(dense[i])),
+    )
   const labels = Int8Array.from(rows, (r) => r.label)
   // Rules enter with coefficient 1: their weights are written on the logit scale, and a
   // free coefficient is fitted to the hard negatives of one source (benign text full of
   // trigger words), which mutes every strong rule everywhere else.
-  const [bias, alpha] = fitDenseLogistic(
-    idx.map((i) => [logits[i]]),
+  // With a dense model (word vectors, train/dense.ts) its logit is a second input: gamma.
+  const [bias, alpha, gamma = 0] = fitDenseLogistic(
+    idx.map((i) => (dense ? [logits[i], dense[i]] : [logits[i]])),
     idx.map((i) => labels[i]),
     0.01,
     idx.map((i) => ruleWeights[i]),
   )
   const b = 1
-  const z0 = (i: number) => bias + alpha * logits[i] + b * ruleWeights[i]
+  const z0 = (i: number) => bias + alpha * logits[i] + (dense ? gamma * dense[i] : 0) + b * ruleWeights[i]
   const target = Math.log(threshold / (1 - threshold))
   const hard = Uint8Array.from(rows, (r) => (HARD_BENIGN_GROUPS.has(sourceGroup(r.source)) ? 1 : 0))
   let best = { shift: 0, f1: -1, fpr: 1, ordinaryFpr: 1, recall: 0 }
@@ -278,6 +293,7 @@ export function fitCombiner(
   return {
     curve,
     combiner: { alpha, beta: b, bias: bias + best.shift },
+    ...(dense ? { gamma } : {}),
     fpr: best.fpr,
     ordinaryFpr: best.ordinaryFpr,
     f1: best.f1,

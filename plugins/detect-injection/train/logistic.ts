@@ -5,9 +5,16 @@
  */
 import { seededRandom } from '@gov/core/testing'
 import { cueFeatures, MAX_CUE_FEATURES } from '../src/cues.js'
-import { distinctFeaturesOf, FeatureDeduper, FeatureScratch } from '../src/features.js'
+import {
+  distinctFeaturesOf,
+  FeatureDeduper,
+  FeatureScratch,
+  hashFeatures,
+  prepareFeatureCodes,
+} from '../src/features.js'
 import { normalizeText } from '../src/normalize.js'
 import { splitWindows } from '../src/segment.js'
+import { hashClusterFeatures, type WordVectors } from './word-vectors.js'
 
 /** One training example: the feature indices of one window of a row. */
 export interface Example {
@@ -45,6 +52,25 @@ const dedupers = new Map<number, FeatureDeduper>()
 const scratch = new FeatureScratch()
 const cueScratch = new Int32Array(MAX_CUE_FEATURES)
 
+/**
+ * Word clusters whose n-grams join the hashed features (src/embeddings.ts
+ * `hashClusterFeatures`); set by train.ts `--clusters`, off by default.
+ */
+export const CLUSTER_FEATURES: {
+  current?: { vectors: WordVectors; clusters: Uint16Array; k: number }
+} = {}
+
+/** The distinct features of one window: n-grams, then word-cluster n-grams when {@link CLUSTER_FEATURES} has clusters. */
+function windowFeatures(text: string, bits: number, deduper: FeatureDeduper): Int32Array {
+  const cl = CLUSTER_FEATURES.current
+  if (!cl) return distinctFeaturesOf(text, bits, deduper, scratch)
+  const n = prepareFeatureCodes(text, scratch)
+  scratch.reserveFeatures(5 * (n + 2) + 4 + 2 * n)
+  let count = hashFeatures(scratch.codes, n, bits, scratch.features)
+  count = hashClusterFeatures(cl.vectors, cl.clusters, cl.k, scratch.codes, n, bits, scratch.features, count)
+  return scratch.features.slice(0, deduper.dedupe(scratch.features, count))
+}
+
 /** Examples of one text, window by window, the way the detector scores it (distinct features, as the model sees them). */
 export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] {
   const windows = splitWindows(normalizeText(text).text)
@@ -55,7 +81,7 @@ export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] 
   }
   const d = deduper
   return windows.map((w) => ({
-    features: distinctFeaturesOf(w.text, bits, d, scratch),
+    features: windowFeatures(w.text, bits, d),
     cues: cueScratch.slice(0, cueFeatures(w.text, bits, cueScratch)),
     label,
     weight: 1 / windows.length,
