@@ -95,9 +95,10 @@ export class CallRecord {
       durationMs: performance.now() - this.started,
       tokenId: this.tokenId,
       requestId: this.requestId,
-      ...(this.agent ? { agentId: this.agent.agent_id } : {}),
-      ...(this.exchange ? { model: this.exchange.model } : {}),
-      ...(this.requestSha256 ? { requestSha256: this.requestSha256 } : {}),
+      // Absent facts are undefined (no spread of a fresh object per fact on the hot path).
+      agentId: this.agent?.agent_id,
+      model: this.exchange?.model,
+      requestSha256: this.requestSha256,
     }
   }
 }
