@@ -3,7 +3,7 @@ import { JSON_CODEC, TextPart } from '@gov/core'
 import type { AnswerData } from './adapter.js'
 import { invalidAnswer } from './adapter-errors.js'
 import { makeAnswerId } from './answer-ids.js'
-import { isRecord } from './json-values.js'
+import { isRecord, tokenUsage } from './json-values.js'
 
 /**
  * Build the Answer over a complete Anthropic `message` body: its text blocks
@@ -59,10 +59,7 @@ export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Ex
 /** Anthropic's `input_tokens` excludes cache reads and writes, which are priced apart; kept as reported. */
 function readUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined
-  return {
-    ...(typeof usage.input_tokens === 'number' ? { inputTokens: usage.input_tokens } : {}),
-    ...(typeof usage.output_tokens === 'number' ? { outputTokens: usage.output_tokens } : {}),
-  }
+  return tokenUsage(usage.input_tokens, usage.output_tokens)
 }
 
 /** A complete `message` carrying `text`, for a step's `respond` verdict (no tokens were used). */

@@ -7,3 +7,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function isAbsent(value: unknown): value is undefined | null {
   return value === undefined || value === null
 }
+
+/** An answer's token counts: each field present only when the provider reported a number (built without spreads: hot path). */
+export function tokenUsage(input: unknown, output: unknown): { inputTokens?: number; outputTokens?: number } {
+  const usage: { inputTokens?: number; outputTokens?: number } = {}
+  if (typeof input === 'number') usage.inputTokens = input
+  if (typeof output === 'number') usage.outputTokens = output
+  return usage
+}

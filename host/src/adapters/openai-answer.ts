@@ -3,7 +3,7 @@ import { TextPart } from '@gov/core'
 import type { AnswerData } from './adapter.js'
 import { invalidAnswer } from './adapter-errors.js'
 import { makeAnswerId } from './answer-ids.js'
-import { isAbsent, isRecord } from './json-values.js'
+import { isAbsent, isRecord, tokenUsage } from './json-values.js'
 import { bindOpenAiFunctionCall, bindOpenAiToolCall } from './openai-tool-calls.js'
 
 /**
@@ -59,10 +59,7 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
 
 function readUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined
-  return {
-    ...(typeof usage.prompt_tokens === 'number' ? { inputTokens: usage.prompt_tokens } : {}),
-    ...(typeof usage.completion_tokens === 'number' ? { outputTokens: usage.completion_tokens } : {}),
-  }
+  return tokenUsage(usage.prompt_tokens, usage.completion_tokens)
 }
 
 /** A complete `chat.completion` carrying `text`, for a step's `respond` verdict (no tokens were used). */

@@ -4,12 +4,12 @@
  * as tool calls (arguments bound as JSON text); and the answer gov builds for a
  * step's ready text.
  */
-import type { Exchange, ToolCall, Usage } from '@gov/core'
+import type { Exchange, ToolCall } from '@gov/core'
 import { TextPart } from '@gov/core'
 import type { AnswerData } from './adapter.js'
 import { invalidAnswer } from './adapter-errors.js'
 import { makeAnswerId } from './answer-ids.js'
-import { isRecord } from './json-values.js'
+import { isRecord, tokenUsage } from './json-values.js'
 
 export function parseResponsesAnswer(body: Record<string, unknown>, exchange: Exchange): AnswerData {
   const output = body.output
@@ -60,12 +60,7 @@ export function parseResponsesAnswer(body: Record<string, unknown>, exchange: Ex
     model: typeof body.model === 'string' ? body.model : exchange.model,
     message: { index: 0, role: 'assistant', source: 'assistant', parts, toolCalls, toolResults: [] },
     finishReason: toolCalls.length ? 'tool_calls' : typeof body.status === 'string' ? body.status : undefined,
-    usage: usage
-      ? ({
-          ...(typeof usage.input_tokens === 'number' ? { inputTokens: usage.input_tokens } : {}),
-          ...(typeof usage.output_tokens === 'number' ? { outputTokens: usage.output_tokens } : {}),
-        } as Usage)
-      : undefined,
+    usage: usage ? tokenUsage(usage.input_tokens, usage.output_tokens) : undefined,
     body,
   }
 }
