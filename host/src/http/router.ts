@@ -11,6 +11,10 @@ export type Handler = (
   params: Record<string, string | undefined>,
 ) => Promise<void> | void
 
+/** The route pattern a response answers, for the request counter. */
+const ROUTE = Symbol('gov.route')
+type RoutedResponse = ServerResponse & { [ROUTE]?: string }
+
 /**
  * The HTTP router (find-my-way, Fastify's radix router). Every route counts
  * into `gov_http_requests_total` under its route pattern (bounded label
@@ -34,7 +38,11 @@ export class Router {
   constructor(
     private readonly metrics: GovMetrics,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.#countFinished = function countFinished(this: RoutedResponse) {
+      metrics.httpRequest(this.req.method ?? 'GET', this[ROUTE] ?? 'unmatched', String(this.statusCode)).inc()
+    }
+  }
 
   on(method: HTTPMethod, path: string, handler: Handler): void {
     this.#router.on(method, path, (req, res, params) => {
@@ -63,9 +71,12 @@ export class Router {
     this.#router.lookup(req, res)
   }
 
-  #count(req: IncomingMessage, res: ServerResponse, path: string): void {
-    res.once('finish', () => {
-      this.metrics.httpRequest(req.method ?? 'GET', path, String(res.statusCode)).inc()
-    })
+  /** One listener for every response (no closure per request): it reads the route from the response. */
+  readonly #countFinished: (this: RoutedResponse) => void
+
+  #count(_req: IncomingMessage, res: ServerResponse, path: string): void {
+    ;(res as RoutedResponse)[ROUTE] = path
+    // 'finish' fires once per response, and the response is not reused: no once-wrapper needed.
+    res.on('finish', this.#countFinished)
   }
 }
