@@ -15,6 +15,8 @@
  *
  *   npx tsc -b plugins/detect-injection && node plugins/detect-injection/dist/eval/eval.js
  */
+
+import { pathToFileURL } from 'node:url'
 import type { FakeMessage } from '@gov/core/testing'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import { createInstance } from '../src/instance.js'
@@ -157,7 +159,10 @@ async function main(): Promise<void> {
     return
   }
   const settings = defaultSettings()
-  const detector = loadDetector()
+  // --model PATH/model.json scores with a trial model (train.js --out) instead of the shipped one.
+  const modelIndex = process.argv.indexOf('--model')
+  const detector =
+    modelIndex >= 0 ? loadDetector(pathToFileURL(process.argv[modelIndex + 1] ?? '')) : loadDetector()
   const instance = createInstance({ ...settings, cache_size: 0 }, makeServices('detect_injection'), detector)
   const run = async (row: Row) => {
     const ctx = makeRequestContext(makeExchange(messagesOf(row)), { step: 'detect_injection' })

@@ -22,7 +22,8 @@
  * the dev file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Combiner, ModelFile } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
@@ -447,10 +448,13 @@ function main(): void {
       cues: cues.join('+') || 'none',
     },
   }
-  mkdirSync(MODEL_DIR, { recursive: true })
-  for (const c of CHANNELS) writeFileSync(new URL(`${c}.bin`, MODEL_DIR), encoded[c].bytes)
-  writeFileSync(new URL('model.json', MODEL_DIR), `${JSON.stringify(file, null, 2)}\n`)
-  console.log(`wrote ${fileURLToPath(MODEL_DIR)}{model.json,direct.bin,tool.bin}`)
+  // --out DIR writes a trial model elsewhere (to compare it with eval/model-ab.js or eval.js --model).
+  const outIndex = process.argv.indexOf('--out')
+  const dir = outIndex >= 0 ? pathToFileURL(`${resolve(process.argv[outIndex + 1] ?? '.')}/`) : MODEL_DIR
+  mkdirSync(dir, { recursive: true })
+  for (const c of CHANNELS) writeFileSync(new URL(`${c}.bin`, dir), encoded[c].bytes)
+  writeFileSync(new URL('model.json', dir), `${JSON.stringify(file, null, 2)}\n`)
+  console.log(`wrote ${fileURLToPath(dir)}{model.json,direct.bin,tool.bin}`)
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main()
