@@ -72,6 +72,15 @@ function main(): void {
   console.log(
     `  all three:       F1 ${both.f1.toFixed(3)} recall ${both.recall.toFixed(3)} FPR ${both.fpr.toFixed(4)} ${JSON.stringify({ ...both.combiner, gamma: both.gamma })}\n  ${both.curve}`,
   )
+  // Whatever weight the dense logit gets (not only the log-loss fit): n-gram logit + r·dense, calibrated again.
+  const grid = [0, 0.05, 0.1, 0.2, 0.3, 0.5, 1]
+    .map((r) => {
+      const mixed = Float64Array.from(logits, (x, i) => x + r * dense[i]!)
+      const fit = fitCombiner(rows, channel, mixed, rules, 0.7, maxFpr, ordinary)
+      return `r ${r}: F1 ${fit.f1.toFixed(3)}`
+    })
+    .join('; ')
+  console.log(`  n-gram logit + r × dense logit: ${grid}`)
   // Per group: recall or FPR of the combination.
   const c = both.combiner
   const groups = new Map<string, { n: number; hit: number; pos: number }>()

