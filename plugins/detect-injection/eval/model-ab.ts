@@ -19,7 +19,7 @@
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { InjectionDetector } from '../src/detector.js'
-import { LinearModel } from '../src/linear-model.js'
+import { type ChannelWeights, LinearModel, weightAt } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
 import { loadModel } from '../src/model-file.js'
 import { loadRows } from '../train/dataset.js'
@@ -46,9 +46,16 @@ function main(): void {
     const model = loadModel(pathToFileURL(p.replace(/#float$/, '')))
     if (!p.endsWith('#float')) return model
     // The float32 weights, as 0.5.3 and earlier summed them.
-    const { direct, tool } = model.channels
-    const drop = ({ stored: _, ...rest }: typeof direct) => rest
-    return new LinearModel(model.bits, { direct: drop(direct), tool: drop(tool) }, model.combine)
+    const float = (ch: ChannelWeights): ChannelWeights => ({
+      bias: ch.bias,
+      ...(ch.cues ? { cues: true } : {}),
+      weights: Float32Array.from({ length: 1 << model.bits }, (_, i) => weightAt(ch, i)),
+    })
+    return new LinearModel(
+      model.bits,
+      { direct: float(model.channels.direct), tool: float(model.channels.tool) },
+      model.combine,
+    )
   })
   const detectors: InjectionDetector[] = models.map((m) => new InjectionDetector(m))
   const rows = (loadRows() ?? []).filter((r) => r.text.length >= 200)

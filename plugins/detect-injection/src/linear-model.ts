@@ -27,20 +27,25 @@ export interface Combiner {
   readonly bias: number
 }
 
-/** The weights of one channel's model. */
-export interface ChannelWeights {
+/**
+ * The weights of one channel's model: float32 (`weights`, as training makes
+ * them), or int16 as stored in the model file (`stored`, a weight is
+ * `values[i] * scale`). The shipped model is loaded as stored: a table of half
+ * the size (512 KB at 18 bits, against 1 MB of float32) that misses the cache
+ * less, whose integer sum is multiplied by the scale once (0.5.4).
+ */
+export type ChannelWeights = {
   readonly bias: number
-  readonly weights: Float32Array
   /** The model also scores the text's cue features (cues.ts), added without length normalisation. */
   readonly cues?: boolean
-  /**
-   * The weights as stored (int16, a weight is `values[i] * scale`). When
-   * present the model sums these instead of `weights`: a table of half the
-   * size (512 KB at 18 bits, against 1 MB of float32) misses the cache less,
-   * and the integer sum is multiplied by the scale once. `model-file.ts` sets
-   * it for the shipped model.
-   */
-  readonly stored?: { readonly values: Int16Array; readonly scale: number }
+} & (
+  | { readonly weights: Float32Array; readonly stored?: undefined }
+  | { readonly stored: { readonly values: Int16Array; readonly scale: number }; readonly weights?: undefined }
+)
+
+/** Weight `i` of a channel, as a number, whichever way it is held (tests, tools). */
+export function weightAt(channel: ChannelWeights, i: number): number {
+  return channel.stored ? channel.stored.values[i] * channel.stored.scale : channel.weights[i]
 }
 
 /** One channel's entry in `model/model.json`; the weights are in a file next to it. */
@@ -100,26 +105,31 @@ export class LinearModel {
    * weights of its cue features, not normalised.
    */
   logit(text: string, channel: Channel = 'direct'): number {
-    const { bias, weights, cues, stored } = this.channels[channel]
+    const ch = this.channels[channel]
+    const { bias, cues } = ch
     const scratch = this.#scratch
     const length = prepareFeatureCodes(text, scratch)
     let logit = bias
     if (cues) {
       const c = this.#cueFeatures
       const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
-      if (stored) {
+      if (ch.stored) {
+        const values = ch.stored.values
         let q = 0
-        for (let i = 0; i < m; i++) q += stored.values[c[i]]
-        logit += q * stored.scale
-      } else for (let i = 0; i < m; i++) logit += weights[c[i]]
+        for (let i = 0; i < m; i++) q += values[c[i]]
+        logit += q * ch.stored.scale
+      } else {
+        const weights = ch.weights
+        for (let i = 0; i < m; i++) logit += weights[c[i]]
+      }
     }
     const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
     // Deduplicating and summing in one pass over a bit set (features.ts): the same sum, in the same order.
     const out = this.#sum
-    if (stored) {
-      sumDistinctStoredWeights(scratch.features, count, stored.values, this.#seen, out)
-      out[0] *= stored.scale
-    } else sumDistinctWeights(scratch.features, count, weights, this.#seen, out)
+    if (ch.stored) {
+      sumDistinctStoredWeights(scratch.features, count, ch.stored.values, this.#seen, out)
+      out[0] *= ch.stored.scale
+    } else sumDistinctWeights(scratch.features, count, ch.weights, this.#seen, out)
     const sum = out[0]
     const n = out[1]
     if (n === 0) return logit
