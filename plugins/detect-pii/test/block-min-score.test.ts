@@ -8,8 +8,11 @@ import { makeStep } from './helpers.js'
 const userSays = (text: string) => makeExchange([{ source: 'user', text }])
 /** A word problem whose only name is read with a score below 0.8 (checked in each test). */
 const WEAK_NAME = 'Rollo has 3 guinea pigs. How many cups of food do they eat?'
-/** No personal data; the tagger reads the German noun "Zucker" (sugar) as a name, below 0.8. */
-const DOUBTFUL = 'Bitte beantworten Sie folgende Frage: Beschreiben Sie den Geschmack von Zucker.'
+/**
+ * No personal data; the tagger reads the German noun "Wasser" (water) as a name, below 0.8 (a surname too, so not
+ * in `model/german-words.txt`; "Zucker", used here before 0.6.1, is no longer read as a name).
+ */
+const DOUBTFUL = 'Bitte beantworten Sie folgende Frage: Was bekommt man, wenn man Wasser einfriert?'
 
 describe('block_min_score: under action block only sure findings refuse', () => {
   it('defaults to 0: every reported finding refuses, as before 0.6.0', async () => {
@@ -34,7 +37,7 @@ describe('block_min_score: under action block only sure findings refuse', () => 
       }
       const sent = ex.messages[0].parts[0].text
       assert.match(sent, /<PERSON_1>/)
-      assert.ok(!sent.includes('Rollo') && !sent.includes('Zucker'), sent)
+      assert.ok(!sent.includes('Rollo') && !sent.includes('Wasser'), sent)
       const answer = makeAnswer(`You wrote: ${sent}`)
       assert.equal(
         (await step.onBufferedResponse(makeResponseContext(ex, answer, { state }))).kind,

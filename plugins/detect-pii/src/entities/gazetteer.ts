@@ -15,6 +15,8 @@ export interface Gazetteer {
   readonly regions: ReadonlySet<string>
   /** Everyday words: a capitalised one alone is no name. */
   readonly commonWords: ReadonlySet<string>
+  /** German words that are no names (`model/german-words.txt`): capitalised nouns of German text. */
+  readonly germanWords: ReadonlySet<string>
   /** Longest place name in words. */
   readonly maxPlaceWords: number
   /** English dictionary words (lower case, no proper names). */
@@ -93,6 +95,8 @@ const STOPWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'da'
  * one lower-case word a line.
  */
 export const COMMON_WORDS_URL = new URL('../../../model/common-words.txt', import.meta.url)
+/** German words that are no names, one a line (`train/build-german-words.ts`). */
+export const GERMAN_WORDS_URL = new URL('../../../model/german-words.txt', import.meta.url)
 
 /**
  * Builds the gazetteer from the locale data of `@faker-js/faker` (MIT): first
@@ -142,6 +146,11 @@ export async function loadGazetteer(options: { model?: boolean } = {}): Promise<
     countries,
     regions,
     commonWords,
+    germanWords: new Set(
+      readFileSync(GERMAN_WORDS_URL, 'utf8')
+        .split('\n')
+        .filter((w) => w),
+    ),
     maxPlaceWords: Math.min(maxPlaceWords, 6),
   }
 }

@@ -45,6 +45,11 @@ export const ARTICLE = 1 << 14
 export const TECH = 1 << 15
 /** Flag: an English dictionary word (`word-list`, ~274k lower-case words without proper names). */
 export const DICTIONARY = 1 << 16
+/**
+ * Flag: a German word that is no name (`model/german-words.txt`). Above the 17 bits the tagger's features read,
+ * so the trained model sees no change; only `not-names.ts` reads it, in German text.
+ */
+export const GERMAN = 1 << 17
 /** Any place flag. */
 export const PLACE = COUNTRY | REGION | CITY
 
@@ -79,6 +84,7 @@ export function lexiconOf(g: Gazetteer): Lexicon {
     mark(map, ARTICLES, ARTICLE)
     mark(map, g.dictionary, DICTIONARY)
     mark(map, g.products, TECH)
+    mark(map, g.germanWords, GERMAN)
     // "Julia", "Ruby", "Dylan" are programming languages and people: a language name that is a name or place stays one.
     for (const word of g.languages) {
       const flags = map.get(word) ?? 0
@@ -96,9 +102,9 @@ export function lexiconOf(g: Gazetteer): Lexicon {
  */
 export function flagsOfWord(lexicon: Lexicon, key: string): number {
   const flags = lexicon.get(key)
-  if (flags !== undefined) return flags
-  if (key.length > 3 && key.endsWith('s')) return (lexicon.get(key.slice(0, -1)) ?? 0) & TECH
-  return 0
+  if (flags !== undefined && flags !== GERMAN) return flags
+  if (key.length > 3 && key.endsWith('s')) return (flags ?? 0) | ((lexicon.get(key.slice(0, -1)) ?? 0) & TECH)
+  return flags ?? 0
 }
 
 /** Words at most this long (UTF-16 code units) are kept in a {@link FlagCache}. */

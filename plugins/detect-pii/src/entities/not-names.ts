@@ -1,5 +1,5 @@
 import type { Detection } from '../pii-types.js'
-import { COMMON, DICTIONARY, FIRST, LAST, ORG_SUFFIX, PLACE, TITLE } from './lexicon.js'
+import { COMMON, DICTIONARY, FIRST, GERMAN, LAST, ORG_SUFFIX, PLACE, TITLE } from './lexicon.js'
 import type { Token } from './tokenize.js'
 
 /**
@@ -25,6 +25,17 @@ import type { Token } from './tokenize.js'
  *   ("greatest common divisor (GCD)"), a plural acronym ("ETFs", "DVDs"; also
  *   a Danish genitive such as "FNs", which is lost);
  * - a field label: "Budget: $3,000";
+ * - a month before a day number (0.6.1): "Jan 1, 2023", "Dec 5", "April 3rd";
+ * - a word that is no known name right after the colon of a sentence
+ *   introducing a question (three words or more, the last in lower case), when
+ *   a lower-case word follows (0.6.1): "Veuillez répondre à la question
+ *   suivante : Mentionnez la planète …", "… seguente domanda: Dimmi quanti …"
+ *   (an imperative; "Name: Anna Berg", "Irish News: Mickey …" and "… the
+ *   customer: Anna Berg" stay: a field label, a heading, a known name);
+ * - in German text (0.6.1), a person whose every word is a German word that
+ *   is no name (`model/german-words.txt`): German capitalises every noun
+ *   ("Katy bereitet Kaffee zu", "10 Hektar", "Tassen Kaffee"); "Frau Müller",
+ *   "Herr Schmidt", "Anna Berg" stay, their words are names the gazetteer knows;
  * - a name that is the topic of a knowledge question or request, or a persona
  *   the assistant is asked to play (0.6.0): "Who was Albert Einstein?",
  *   "paintings by Van Gogh", "Newton's laws", "in the style of Emily
@@ -293,6 +304,82 @@ const PERSONA =
 type Flags = (t: Token) => number
 type KeyFlags = (key: string) => number
 
+/**
+ * German function words that other languages of the training data do not write alike (no "die", "den", "er",
+ * "es", "man", "hat", "war": English, Danish or Spanish words too).
+ */
+const GERMAN_FUNCTION_WORDS = new Set([
+  'der',
+  'das',
+  'und',
+  'ist',
+  'nicht',
+  'ein',
+  'eine',
+  'einen',
+  'einem',
+  'einer',
+  'mit',
+  'von',
+  'zu',
+  'dem',
+  'sie',
+  'wie',
+  'auf',
+  'für',
+  'im',
+  'sich',
+  'auch',
+  'dass',
+  'daß',
+  'wenn',
+  'wird',
+  'sind',
+  'oder',
+  'aus',
+  'bei',
+  'nach',
+  'wir',
+  'ich',
+  'haben',
+  'kann',
+  'noch',
+  'nur',
+  'über',
+  'dann',
+  'werden',
+  'wurde',
+  'viele',
+  'jeden',
+  'jede',
+  'seine',
+  'ihre',
+  'ihr',
+  'sein',
+  'zum',
+  'zur',
+  'vom',
+  'beim',
+  'diese',
+  'dieser',
+  'dieses',
+  'hatte',
+  'gibt',
+  'pro',
+])
+
+/**
+ * True for German text: at least {@link GERMAN_MIN} German function words ("Wenn", "und"), and at least one in
+ * {@link GERMAN_SHARE} of all words ("Wie heißt der höchste Berg der Welt?": 2 of 7).
+ */
+export function germanText(tokens: readonly Token[]): boolean {
+  let n = 0
+  for (const t of tokens) if (!t.allCaps && t.end - t.start <= 6 && GERMAN_FUNCTION_WORDS.has(t.key)) n++
+  return n >= GERMAN_MIN && n * GERMAN_SHARE >= tokens.length
+}
+const GERMAN_MIN = 2
+const GERMAN_SHARE = 10
+
 /** The detections of one text without the readings above; PERSON and ORGANIZATION only, others pass. */
 export function withoutNonNames(
   text: string,
@@ -306,6 +393,8 @@ export function withoutNonNames(
   let persons: Set<string> | undefined
   /** Words of names dropped as the topic of a question or a persona: their other mentions go too. */
   let topics: Set<string> | undefined
+  /** Whether the text is German, found on the first person whose words are all German words. */
+  let german: boolean | undefined
   const out: Detection[] = []
   for (const d of found) {
     if (d.type !== 'PERSON' && d.type !== 'ORGANIZATION') {
@@ -317,6 +406,13 @@ export function withoutNonNames(
       out.push(d)
       continue
     }
+    // German capitalises every noun: "Katy bereitet Kaffee zu", "120 Teelöffel Zucker und Tassen Wasser".
+    if (d.type === 'PERSON' && germanWords(tokens, from, to, flagsOf)) {
+      german ??= germanText(tokens)
+      if (german) continue
+    }
+    if (monthDay(text, tokens, from, to)) continue
+    if (d.type === 'PERSON' && afterQuestionColon(text, units, tokens, from, to, flagsOf)) continue
     const verdict = judge(text, units, tokens, d, from, to, flagsOfKey)
     if (verdict === 'drop') continue
     if (verdict === 'topic') {
@@ -672,6 +768,80 @@ function judge(
   )
     return 'trim'
   return 'keep'
+}
+
+/** Month names and abbreviations of English that are also first names or read as names ("Jan", "May", "Dec"). */
+const MONTHS = new Set([
+  'jan',
+  'january',
+  'feb',
+  'february',
+  'mar',
+  'march',
+  'apr',
+  'april',
+  'may',
+  'jun',
+  'june',
+  'jul',
+  'july',
+  'aug',
+  'august',
+  'sep',
+  'sept',
+  'september',
+  'oct',
+  'october',
+  'nov',
+  'november',
+  'dec',
+  'december',
+])
+/**
+ * A day number after a month, then punctuation, the end, a dash or a word of a date range: "1, 2023", "31st to",
+ * "5 at noon" (a year "2023" is no day; "Jan 10 apples", "give May 5 dollars" are a name and a count).
+ */
+const DAY_AFTER =
+  /^\.? (?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?:$|[,.;:)\]]|\s*[-–]|\s+(?:to|and|through|until|till|at|from)\b)/
+
+/** A month before a day number: "Jan 1, 2023", "Dec 5". */
+function monthDay(text: string, tokens: readonly Token[], from: number, to: number): boolean {
+  if (from !== to || !MONTHS.has(tokens[from].key)) return false
+  return DAY_AFTER.test(text.slice(tokens[from].end, tokens[from].end + 12))
+}
+
+/**
+ * A word that is no known name right after the colon of a sentence of at least three words ending in a
+ * lower-case word, and before a lower-case word: "la question suivante : Mentionnez la planète" (a capital
+ * there starts a sentence; a field label "Name: Anna" has fewer words, a known name is kept).
+ */
+function afterQuestionColon(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  flagsOf: Flags,
+): boolean {
+  const first = tokens[from]
+  if (from < 3 || flagsOf(first) & (FIRST | LAST)) return false
+  let k = first.start - 1
+  while (k >= 0 && units[k] === 32) k--
+  if (k < 0 || units[k] !== 58) return false
+  const next = from + 1 < tokens.length ? tokens[from + 1] : undefined
+  if (!next || next.cap || next.start - first.end > 2 || /[.,;:!?]/.test(text.slice(first.end, next.start)))
+    return false
+  if (to > from + 1) return false
+  // The three words before the colon are on its line, the last in lower case ("question suivante :", "seguente
+  // domanda:"; not a heading such as "Irish News: Mickey …").
+  const line = text.lastIndexOf('\n', k)
+  return tokens[from - 3].start > line && !tokens[from - 1].cap && tokens[from - 1].end <= k + 1
+}
+
+/** True when every word of tokens [from, to] is a German word that is no name. */
+function germanWords(tokens: readonly Token[], from: number, to: number, flagsOf: Flags): boolean {
+  for (let k = from; k <= to; k++) if (!(flagsOf(tokens[k]) & GERMAN)) return false
+  return true
 }
 
 /** True when exactly one space separates the two tokens. */
