@@ -7,18 +7,20 @@
  *
  *   node plugins/detect-pii/dist/train/build-german-words.js
  *
- * Read: the German word lists of `@zxcvbn-ts/language-de` (MIT; a
- * devDependency, read here only: the package ships the written file) — its
- * frequency lists of subtitles (`commonWords`) and of Wikipedia
- * (`wikipedia`) — and the capitalised words away from sentence starts and
- * outside every name span in German documents of the training part of
- * pii-train.jsonl and German rows of the tuning part of injection-train.jsonl
- * (the split `eval/eval.ts` holds out is never read), seen in at least two
- * documents. Left out: words of at least 3 letters only; every first or last
- * name and place the gazetteer knows, and the package's own first and last
- * name lists; every word inside a PERSON span of any training document; and a
+ * Words: the subtitle frequency list of `@zxcvbn-ts/language-de`
+ * (`commonWords`, 12,558 words; MIT; a devDependency read here only, the
+ * package ships the written file), and the capitalised words away from
+ * sentence starts and outside every name span in German documents (by
+ * `germanText`) of the training part of pii-train.jsonl (neither held-out nor
+ * calibration documents) and German rows of the tuning part of
+ * injection-train.jsonl (the split `eval/eval.ts` holds out is never read)
+ * that occur in at least two documents, or in one and in the package's
+ * Wikipedia list (alone, that list holds too many names: "Hobson", "Baldur",
+ * "Pancho" cost tuning names). Left out: words under 3 letters; every first or
+ * last name and place the gazetteer knows, and the package's own first and last
+ * name lists; every word inside a PERSON span of a training document; and a
  * word written with a capital away from a sentence start more often in
- * non-German training text than in German text (a name: "Merkel", "Goethe").
+ * non-German training text than in German documents (a name).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -26,7 +28,7 @@ import { codeUnits } from '../src/code-units.js'
 import { GERMAN_WORDS_URL, loadGazetteer } from '../src/entities/gazetteer.js'
 import { germanText } from '../src/entities/not-names.js'
 import { tokenize } from '../src/entities/tokenize.js'
-import { DATASETS, isHeldOut } from './split.js'
+import { DATASETS, isCalibration, isHeldOut } from './split.js'
 
 interface Row {
   id?: string
@@ -66,8 +68,11 @@ const rows = (name: string): Row[] =>
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Row)
-for (const row of rows('pii-train.jsonl'))
-  if (!isHeldOut(row.id ?? row.text)) count(row.id ?? row.text, row.text, row.spans)
+for (const row of rows('pii-train.jsonl')) {
+  const id = row.id ?? row.text
+  // The calibration part is where the rule's cost is measured (`train/tune.ts`): not read here either.
+  if (!isHeldOut(id) && !isCalibration(id)) count(id, row.text, row.spans)
+}
 for (const row of rows('injection-train.jsonl')) if (!isHeldOut(row.text)) count(row.text, row.text)
 
 // The gazetteer reads the list it is about to get (unused here): a first run starts from an empty one.
@@ -83,7 +88,8 @@ const names = new Set([
   ...list('lastnames'),
 ])
 const candidates = new Set(list('commonWords'))
-for (const [key, docs] of germanCaps) if (docs.size >= 2) candidates.add(key)
+const wikipedia = new Set(list('wikipedia'))
+for (const [key, docs] of germanCaps) if (docs.size >= 2 || wikipedia.has(key)) candidates.add(key)
 const words: string[] = []
 for (const key of candidates) {
   if (key.length < 3 || !/^[\p{L}\p{M}]+$/u.test(key)) continue
