@@ -28,7 +28,7 @@ import type { Token } from './tokenize.js'
  * - a month before a day number (0.6.1): "Jan 1, 2023", "Dec 5", "April 3rd";
  * - a word that is no known name right after the colon of a sentence
  *   introducing a question (three words or more, the last in lower case), when
- *   a lower-case word follows (0.6.1): "Veuillez répondre à la question
+ *   a lower-case word follows and the line ends with "." or "?" (0.6.1): "Veuillez répondre à la question
  *   suivante : Mentionnez la planète …", "… seguente domanda: Dimmi quanti …"
  *   (an imperative; "Name: Anna Berg", "Irish News: Mickey …" and "… the
  *   customer: Anna Berg" stay: a field label, a heading, a known name);
@@ -812,8 +812,9 @@ function monthDay(text: string, tokens: readonly Token[], from: number, to: numb
 
 /**
  * A word that is no known name right after the colon of a sentence of at least three words ending in a
- * lower-case word, and before a lower-case word: "la question suivante : Mentionnez la planète" (a capital
- * there starts a sentence; a field label "Name: Anna" has fewer words, a known name is kept).
+ * lower-case word, before a lower-case word, in a sentence that ends its line with a full stop or a question
+ * mark: "la question suivante : Mentionnez la planète …." (a capital there starts a sentence; a field label
+ * "Name: Anna" has fewer words, a known name is kept, a headline has no full stop).
  */
 function afterQuestionColon(
   text: string,
@@ -835,7 +836,13 @@ function afterQuestionColon(
   // The three words before the colon are on its line, the last in lower case ("question suivante :", "seguente
   // domanda:"; not a heading such as "Irish News: Mickey …").
   const line = text.lastIndexOf('\n', k)
-  return tokens[from - 3].start > line && !tokens[from - 1].cap && tokens[from - 1].end <= k + 1
+  if (tokens[from - 3].start <= line || tokens[from - 1].cap || tokens[from - 1].end > k + 1) return false
+  // The sentence after the colon ends its line with a full stop or a question mark; a headline does not
+  // ("… in economy: Wynne http://…", "Watch a live report: Middleton parents visit …").
+  let end = text.indexOf('\n', first.end)
+  if (end < 0) end = text.length
+  const rest = text.slice(first.end, end).trimEnd()
+  return /[.?!…]["'»”)]?$/.test(rest) && !/^\s*https?:/.test(rest)
 }
 
 /** True when every word of tokens [from, to] is a German word that is no name. */
