@@ -94,6 +94,12 @@ describe('an imperative after the colon of a question prompt is no name (0.6.1)'
     assert.ok(
       found('Irish News: Mickey bashers, referee criticism and club fixtures.').includes('PERSON:Mickey'),
     )
+    // A headline ends without a full stop: the name after its colon stays (tweets of the training part).
+    assert.ok(
+      found('Ontario can invest in economy while balancing books: Wynne http://t.co/tBLUR1').includes(
+        'PERSON:Wynne',
+      ),
+    )
   })
 })
 
