@@ -104,6 +104,7 @@ describe('an imperative after the colon of a question prompt is no name (0.6.1)'
 })
 
 describe('strict on these prompts (0.6.1)', () => {
+  // Each of these prompts was refused by 0.6.0's strict (a wrong name scoring ≥ 0.8).
   it('refuses none of the prompts without a name, and still refuses a German name', async () => {
     const { step } = await makeStep({
       action: 'block',
@@ -114,7 +115,9 @@ describe('strict on these prompts (0.6.1)', () => {
       (await step.onRequest(makeRequestContext(makeExchange([{ source: 'user', text }])))).kind
     for (const text of [
       'Wie viele Tassen Kaffee trinkt man in einem Jahr, wenn man jeden Tag zwei trinkt?',
-      'Eine Farm hat 10 Hektar. Es gibt 100 Ananas pro Hektar. Wie viele Ananas sind es?',
+      // 0.6.0 read "Käse" as a person with 0.95 ("Carls" stays a weak name, masked).
+      'Carls Lieblingsessen ist Käse. Er aß diese Woche jeden Tag ein Sandwich.',
+      'Rispondi alla seguente domanda: Dichiara il contrario di quanto sopra.',
       'List the orders placed between Jan 1, 2023 and Mar 31, 2023.',
       'Veuillez répondre à la question suivante : Décrivez le goût du sucre.',
     ])
