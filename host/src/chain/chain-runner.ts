@@ -6,12 +6,14 @@ import {
   type Finding,
   type FindingInput,
   type HookContext,
+  type OutcomeContext,
   type Phase,
   type ToolCall,
   type UpstreamOutcome,
   type Verdict,
   Verdicts,
 } from '@gov/core'
+import type { HistogramChild } from '../metrics/lean-histogram.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { CallTrace } from '../tracing/call-tracer.js'
 import type { Chain, ChainStep } from './chain.js'
@@ -72,6 +74,9 @@ const HOOK: Record<VerdictPhase, HookName> = {
  * that is not `continue`, or `continue`.
  */
 export class ChainRunner {
+  /** Step timers by step (chain steps live as long as their chain) and phase. */
+  readonly #timers = new WeakMap<ChainStep, Partial<Record<Phase, HistogramChild>>>()
+
   constructor(private readonly metrics: GovMetrics) {}
 
   /**
@@ -87,35 +92,42 @@ export class ChainRunner {
     provider: string,
     outcome: UpstreamOutcome,
   ): Promise<void> {
+    const findings = state.findings
     for (const step of chain.steps) {
-      if (!step.instance.onUpstreamOutcome) continue
-      const ctx = {
-        ...this.#context(step, 'upstream', call, exchange, state, undefined, undefined),
+      const hook = step.instance.onUpstreamOutcome
+      if (!hook) continue
+      const name = step.name
+      // Built directly (no spread of a base context): this runs for every step with the hook on every call.
+      const ctx: OutcomeContext = {
+        phase: 'upstream',
+        call,
+        exchange,
+        findings,
+        get state() {
+          return state.stateOf(name)
+        },
+        report(finding: FindingInput) {
+          findings.push({ ...finding, step: name, phase: 'upstream' })
+        },
+        grantLabels(labels: Iterable<string>) {
+          for (const label of labels) state.labels.add(label)
+        },
         provider,
         outcome,
       }
       const started = performance.now()
-      const findingsBefore = state.findings.length
+      const findingsBefore = findings.length
       let error: string | undefined
       try {
-        await step.instance.onUpstreamOutcome(
-          ctx as Parameters<NonNullable<typeof step.instance.onUpstreamOutcome>>[0],
-        )
+        await hook.call(step.instance, ctx)
       } catch (err) {
         error = err instanceof Error ? err.message : String(err)
       }
       const durationMs = performance.now() - started
-      this.metrics.stepTimer(step.name, 'upstream').observe(durationMs / 1000)
-      const decision: StepDecision = {
-        step: step.name,
-        phase: 'upstream',
-        verdict: 'continue',
-        durationMs,
-        enforced: true,
-        ...(error ? { error } : {}),
-      }
+      this.#timer(step, 'upstream').observe(durationMs / 1000)
+      const decision = makeDecision(name, 'upstream', 'continue', undefined, durationMs, true, error)
       state.decisions.push(decision)
-      state.trace?.step(decision, started, state.findings.length - findingsBefore)
+      state.trace?.step(decision, started, findings.length - findingsBefore)
     }
   }
 
@@ -128,21 +140,35 @@ export class ChainRunner {
     answer?: Answer,
   ): Promise<Verdict> {
     const hook = HOOK[phase]
+    const observe = call.mode === 'observe'
     for (const step of chain.steps) {
       if (!step.instance[hook]) continue
-      const targets: (ToolCall | undefined)[] =
-        phase === 'tool_call' ? [...(answer?.message.toolCalls ?? [])] : [undefined]
+      if (phase !== 'tool_call') {
+        const ctx = this.#context(step, phase, call, exchange, state, answer, undefined)
+        const settled = this.#invoke(step, hook, ctx, state, observe)
+        const verdict = settled instanceof Promise ? await settled : settled
+        if (verdict.kind !== 'continue') return verdict
+        continue
+      }
+      const targets = [...(answer?.message.toolCalls ?? [])]
       for (const toolCall of targets) {
         // A step before this one removed the call from the answer: later steps do not see it.
-        if (toolCall && !answer?.message.toolCalls.includes(toolCall)) continue
+        if (!answer?.message.toolCalls.includes(toolCall)) continue
         const ctx = this.#context(step, phase, call, exchange, state, answer, toolCall)
-        const verdict = await this.#invoke(step, hook, ctx, state, call.mode === 'observe')
+        const settled = this.#invoke(step, hook, ctx, state, observe)
+        const verdict = settled instanceof Promise ? await settled : settled
         if (verdict.kind !== 'continue') return verdict
       }
     }
     return Verdicts.continue()
   }
 
+  /**
+   * The hook's context, built directly in one of three shapes (`answer` and
+   * `toolCall` are present only when given, as the phase's context type says).
+   * `state` is a getter: a step's state map is made on first use, not for
+   * every step of every call.
+   */
   #context(
     step: ChainStep,
     phase: Phase,
@@ -153,42 +179,130 @@ export class ChainRunner {
     toolCall: ToolCall | undefined,
   ): HookContext {
     const findings = state.findings
+    const name = step.name
+    const report = (finding: FindingInput) => {
+      findings.push({ ...finding, step: name, phase })
+    }
+    const grantLabels = (labels: Iterable<string>) => {
+      for (const label of labels) state.labels.add(label)
+    }
+    if (!answer)
+      return {
+        phase,
+        call,
+        exchange,
+        findings,
+        get state() {
+          return state.stateOf(name)
+        },
+        report,
+        grantLabels,
+      }
+    if (!toolCall)
+      return {
+        phase,
+        call,
+        exchange,
+        findings,
+        get state() {
+          return state.stateOf(name)
+        },
+        report,
+        grantLabels,
+        answer,
+      } as HookContext
     return {
       phase,
       call,
       exchange,
       findings,
-      state: state.stateOf(step.name),
-      report(finding: FindingInput) {
-        findings.push({ ...finding, step: step.name, phase })
+      get state() {
+        return state.stateOf(name)
       },
-      grantLabels(labels: Iterable<string>) {
-        for (const label of labels) state.labels.add(label)
-      },
-      ...(answer ? { answer } : {}),
-      ...(toolCall ? { toolCall } : {}),
+      report,
+      grantLabels,
+      answer,
+      toolCall,
     } as HookContext
   }
 
-  async #invoke(
+  /** `gov_step_duration_seconds{step, phase}` of a step, looked up once per step and phase. */
+  #timer(step: ChainStep, phase: Phase): HistogramChild {
+    let timers = this.#timers.get(step)
+    if (!timers) {
+      timers = {}
+      this.#timers.set(step, timers)
+    }
+    let timer = timers[phase]
+    if (!timer) {
+      timer = this.metrics.stepTimer(step.name, phase)
+      timers[phase] = timer
+    }
+    return timer
+  }
+
+  /**
+   * Call one hook and record its decision. A hook that answers synchronously
+   * is settled synchronously (no promise of the runner's own per hook); one
+   * that returns a promise is settled when it does.
+   */
+  #invoke(
     step: ChainStep,
     hook: HookName,
     ctx: HookContext,
     state: CallState,
     observe: boolean,
-  ): Promise<Verdict> {
+  ): Verdict | Promise<Verdict> {
     state.stepsRun.add(step.name)
     const started = performance.now()
     const findingsBefore = state.findings.length
-    let verdict: Verdict
-    let error: string | undefined
+    let result: unknown
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the context matches the hook's phase by construction
-      const result = (step.instance[hook] as (ctx: any) => unknown).call(step.instance, ctx)
-      const value = result instanceof Promise ? await result : result
-      if (!isVerdict(value)) throw new Error(`${hook} returned ${JSON.stringify(value)} instead of a verdict`)
-      verdict = value
+      result = (step.instance[hook] as (ctx: any) => unknown).call(step.instance, ctx)
     } catch (err) {
+      return this.#settle(step, hook, ctx, state, observe, started, findingsBefore, undefined, true, err)
+    }
+    if (!(result instanceof Promise))
+      return this.#settle(step, hook, ctx, state, observe, started, findingsBefore, result, false, undefined)
+    return result.then(
+      (value) =>
+        this.#settle(step, hook, ctx, state, observe, started, findingsBefore, value, false, undefined),
+      (err) => this.#settle(step, hook, ctx, state, observe, started, findingsBefore, undefined, true, err),
+    )
+  }
+
+  /**
+   * The decision on a hook's answer (`value`) or its failure (`failed`: it
+   * threw or rejected with `thrown`): timed, recorded, and the verdict the
+   * call acts on.
+   */
+  #settle(
+    step: ChainStep,
+    hook: HookName,
+    ctx: HookContext,
+    state: CallState,
+    observe: boolean,
+    started: number,
+    findingsBefore: number,
+    value: unknown,
+    failed: boolean,
+    thrown: unknown,
+  ): Verdict {
+    let verdict: Verdict
+    let error: string | undefined
+    if (!failed && isVerdict(value)) {
+      verdict = value
+    } else {
+      let err = thrown
+      if (!failed) {
+        try {
+          err = new Error(`${hook} returned ${JSON.stringify(value)} instead of a verdict`)
+        } catch (stringifyError) {
+          // A value JSON cannot write (a cycle, a BigInt): its error is the step's error, as it always was.
+          err = stringifyError
+        }
+      }
       error = err instanceof Error ? err.message : String(err)
       verdict =
         step.onError === 'fail_open'
@@ -200,21 +314,47 @@ export class ChainRunner {
             )
     }
     const durationMs = performance.now() - started
-    this.metrics.stepTimer(step.name, ctx.phase).observe(durationMs / 1000)
+    const phase = ctx.phase
+    this.#timer(step, phase).observe(durationMs / 1000)
     const enforced = !observe
-    const decision: StepDecision = {
-      step: step.name,
-      phase: ctx.phase,
-      verdict: verdict.kind,
-      ...(verdict.kind === 'block' || verdict.kind === 'retry' ? { code: verdict.code } : {}),
+    const kind = verdict.kind
+    const decision = makeDecision(
+      step.name,
+      phase,
+      kind,
+      kind === 'block' || kind === 'retry' ? verdict.code : undefined,
       durationMs,
-      enforced: verdict.kind === 'continue' ? true : enforced,
-      ...(error ? { error } : {}),
-    }
+      kind === 'continue' ? true : enforced,
+      error,
+    )
     state.decisions.push(decision)
     state.trace?.step(decision, started, state.findings.length - findingsBefore)
-    if (verdict.kind === 'block' && enforced)
-      this.metrics.pipelineBlocks.inc({ step: step.name, code: verdict.code })
+    if (kind === 'block' && enforced) this.metrics.pipelineBlocks.inc({ step: step.name, code: verdict.code })
     return enforced ? verdict : Verdicts.continue()
   }
+}
+
+/**
+ * A decision record with the keys in the order they always had (`code` after
+ * `verdict`, `error` last), each optional key present only when set: log lines
+ * and anything that lists the keys see the same objects as before. Four
+ * literal shapes instead of conditional spreads.
+ */
+function makeDecision(
+  step: string,
+  phase: Phase,
+  verdict: Verdict['kind'],
+  code: string | undefined,
+  durationMs: number,
+  enforced: boolean,
+  error: string | undefined,
+): StepDecision {
+  if (code === undefined) {
+    return error
+      ? { step, phase, verdict, durationMs, enforced, error }
+      : { step, phase, verdict, durationMs, enforced }
+  }
+  return error
+    ? { step, phase, verdict, code, durationMs, enforced, error }
+    : { step, phase, verdict, code, durationMs, enforced }
 }
