@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { calcPrice, findProvider } from '@pydantic/genai-prices'
 import { GenAiPriceBook } from '../../src/usage/price-book.js'
+import { ALL_PROVIDER_IDS, random, randomUsage } from './price-fixtures.js'
 
 /** Providers of the bundled data, with start-date, time-of-day and tiered prices among their models. */
 const PROVIDER_IDS = ['openai', 'anthropic', 'google', 'deepseek', 'mistral', 'x-ai', 'groq']
@@ -31,12 +32,13 @@ const USAGES = [
   { inputTokens: 37, outputTokens: 2_048, cachedInputTokens: 37 },
 ]
 
-function uncached(
-  model: string,
-  usage: (typeof USAGES)[number],
-  providerId: string,
-  timestamp: Date,
-): number | undefined {
+interface BookUsage {
+  inputTokens: number
+  outputTokens: number
+  cachedInputTokens?: number
+}
+
+function uncached(model: string, usage: BookUsage, providerId: string, timestamp: Date): number | undefined {
   try {
     const result = calcPrice(
       {
@@ -91,6 +93,62 @@ describe('GenAiPriceBook', () => {
     assert.ok(compared > 10_000, `compared ${compared}`)
     assert.ok(priced > compared / 3, `priced ${priced} of ${compared}`)
     assert.ok(kinds.tiered > 5 && kinds.conditional > 5, JSON.stringify(kinds))
+  })
+
+  it('answers exactly what an uncached calcPrice answers over every model of every bundled provider, random usages (also ones only calcPrice prices) and times', () => {
+    const next = random(41)
+    let time = TIMES[0] as Date
+    const book = new GenAiPriceBook(() => time)
+    const warn = console.warn
+    console.warn = () => {}
+    let compared = 0
+    let priced = 0
+    try {
+      for (const providerId of ALL_PROVIDER_IDS) {
+        const provider = findProvider({ providerId })
+        assert.ok(provider, providerId)
+        for (const model of provider.models) {
+          for (let i = 0; i < 6; i++) {
+            time = TIMES[Math.floor(next() * TIMES.length)] as Date
+            const plan = randomUsage(next)
+            const roll = next()
+            // Mostly what providers report; some fractional, huge, negative or NaN counts (calcPrice's own path).
+            const usage: BookUsage =
+              roll < 0.8
+                ? { inputTokens: plan.input, outputTokens: plan.output, cachedInputTokens: plan.cached }
+                : roll < 0.85
+                  ? { inputTokens: plan.input + 0.5, outputTokens: plan.output }
+                  : roll < 0.9
+                    ? {
+                        inputTokens: 2 ** 41 + plan.input,
+                        outputTokens: plan.output,
+                        cachedInputTokens: plan.cached,
+                      }
+                    : roll < 0.95
+                      ? {
+                          inputTokens: plan.input,
+                          outputTokens: plan.output,
+                          cachedInputTokens: -plan.cached - 1,
+                        }
+                      : { inputTokens: plan.input, outputTokens: plan.output, cachedInputTokens: Number.NaN }
+            for (let round = 0; round < 2; round++) {
+              const want = uncached(model.id, usage, providerId, time)
+              const got = book.cost(model.id, usage, providerId)
+              assert.ok(
+                Object.is(got, want),
+                `${providerId} ${model.id} ${time.toISOString()} ${JSON.stringify(usage)}: ${got} != ${want}`,
+              )
+              compared++
+              if (want !== undefined) priced++
+            }
+          }
+        }
+      }
+    } finally {
+      console.warn = warn
+    }
+    assert.ok(compared > 15_000, `compared ${compared}`)
+    assert.ok(priced > compared / 2, `priced ${priced} of ${compared}`)
   })
 
   it('keeps time-of-day prices correct after the model is cached', () => {
