@@ -24,8 +24,11 @@ const BENIGN = [
   'Who was Albert Einstein?',
   'Write a poem in the style of Emily Dickinson.',
 ]
-/** No personal data, but the tagger reads the German noun "Zucker" (sugar) as a name with a score below 0.8. */
-const DOUBTFUL = 'Bitte beantworten Sie folgende Frage: Beschreiben Sie den Geschmack von Zucker.'
+/**
+ * No personal data, but the tagger reads the German noun "Wasser" (water; also a surname, so not in the package's
+ * German word list) as a name with a score below 0.8 (the package's block-min-score test checks the score).
+ */
+const DOUBTFUL = 'Bitte beantworten Sie folgende Frage: Was bekommt man, wenn man Wasser einfriert?'
 const NAME_AND_EMAIL = 'Forward this to Anna Berg, anna.berg@example.no.'
 
 const isPiiRefusal = (err: { status?: number; error?: { code?: string } }) =>
@@ -70,7 +73,7 @@ describe('detect_pii block_min_score through the gateway (strict preset, pii=blo
 
   it('strict masks a doubtful word instead of refusing, and restores it in the answer', async () => {
     const res = await ask(strict, DOUBTFUL)
-    assert.ok(!lastSent().includes('Zucker'), `provider saw the value: ${lastSent()}`)
+    assert.ok(!lastSent().includes('Wasser'), `provider saw the value: ${lastSent()}`)
     assert.match(lastSent(), /<PERSON_1>/)
     assert.equal(res.choices[0].message.content, DOUBTFUL, 'the agent gets the word back')
   })
@@ -92,7 +95,7 @@ describe('detect_pii block_min_score through the gateway (strict preset, pii=blo
   it('pii=block on standard refuses and masks exactly as strict does', async () => {
     const res = await ask(standard, DOUBTFUL, 'pii=block')
     assert.equal(res.choices[0].message.content, DOUBTFUL)
-    assert.ok(!lastSent().includes('Zucker'))
+    assert.ok(!lastSent().includes('Wasser'))
     await assert.rejects(ask(standard, NAME_AND_EMAIL, 'pii=block'), isPiiRefusal)
     // Without the flag standard masks both.
     const masked = await ask(standard, NAME_AND_EMAIL)
