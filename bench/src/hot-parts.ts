@@ -9,12 +9,17 @@
  * - `anthropic history`: `ConversationSessions.derive` of turn `--turns` of a
  *   conversation (each earlier turn seen before; a new user turn), on a freshly
  *   parsed body as gov has it — the body's `JSON.parse` timed apart and subtracted.
+ * - `upstream call`: `UpstreamClient.send` of a ~1 KB chat body to a provider
+ *   in this process answering ~1.2 KB of JSON, the answer read whole (the
+ *   provider's own CPU is in the figure, the same for every build).
  *
  * Options: `--builds label=dir,…` (a host `dist/src` folder; default
  * `current=` this tree's `host/dist/src`), `--rounds` (7), `--n` (3 000 per part
  * and round), `--turns` (50).
  */
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -42,6 +47,30 @@ interface Build {
 }
 
 const prompts = buildPromptParts()
+
+/** The provider of the `upstream call` part: reads the request, answers ~1.2 KB of JSON. */
+const answerText = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  model: 'gpt-4o-mini',
+  choices: [
+    { index: 0, message: { role: 'assistant', content: promptText(prompts, 7) }, finish_reason: 'stop' },
+  ],
+  usage: { prompt_tokens: 250, completion_tokens: 250, total_tokens: 500 },
+})
+const provider = createServer((req, res) => {
+  req.resume()
+  req.on('end', () => {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(answerText),
+    })
+    res.end(answerText)
+  })
+})
+await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done))
+const providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`
+const clients: { close(): Promise<void> }[] = []
 
 function callRecord(decisions: number): Record<string, unknown> {
   return {
@@ -92,6 +121,20 @@ async function load(label: string, dir: string): Promise<Build> {
   const { MemoryStore } = await import(url('storage/memory-store.js'))
   const { ConversationSessions } = await import(url('gateway/conversation-sessions.js'))
   const { MemoryKv } = await import(url('kv/memory-kv.js'))
+  const { UpstreamClient } = await import(url('upstream/upstream-client.js'))
+  const upstream = new UpstreamClient({ timeoutMs: 60_000 })
+  clients.push(upstream)
+  const target = {
+    name: 'bench',
+    format: 'openai',
+    baseUrl: providerUrl,
+    path: '/v1/chat/completions',
+    keyName: 'K',
+  }
+  const chatText = JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: promptText(prompts, 3) }],
+  })
   const store = new MemoryStore({ auditMax: 1000 })
   const append = (entry: Record<string, unknown>) =>
     store.appendAudit((head: unknown) => sealRecords(head, [entry]))
@@ -126,6 +169,17 @@ async function load(label: string, dir: string): Promise<Build> {
     [
       `anthropic turn ${TURNS}: JSON.parse + history derive`,
       () => sessions.derive('bench', 'anthropic', JSON.parse(texts[k++ % 64]!), 'r'),
+    ],
+    [
+      'upstream call: send ~1 KB, read ~1.2 KB (client + in-process provider)',
+      async () => {
+        const answer = await upstream.send(
+          target,
+          { authorization: 'Bearer bench', 'content-type': 'application/json' },
+          chatText,
+        )
+        if (answer.status !== 200) throw new Error(`provider answered ${answer.status}`)
+      },
     ],
   ])
   return { label, parts }
@@ -177,3 +231,5 @@ for (const name of names) {
   lines.push(`| ${name} | ${cells.join(' | ')} |`)
 }
 console.log(lines.join('\n'))
+for (const client of clients) await client.close()
+provider.close()
