@@ -68,6 +68,8 @@ const provider = createServer((req, res) => {
     res.end(answerText)
   })
 })
+// Idle between rounds for longer than Node's default 5 s: keep the connections (a close racing a send is ECONNRESET).
+provider.keepAliveTimeout = 600_000
 await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done))
 const providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`
 const clients: { close(): Promise<void> }[] = []
