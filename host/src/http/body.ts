@@ -9,6 +9,10 @@ import { GovError } from '@gov/core'
  */
 export const DEFAULT_MAX_JSON_DEPTH = 64
 
+function closedEarly(): Error {
+  return Object.assign(new Error('the request closed before its body ended'), { code: 'ECONNRESET' })
+}
+
 function tooLarge(limit: number): GovError {
   return new GovError('request_too_large', `request body is larger than ${limit} bytes`, 413)
 }
@@ -18,7 +22,8 @@ function tooLarge(limit: number): GovError {
  * `request_too_large` (the rest of a refused body is read and dropped, so the
  * answer can still be written). Listens for the stream's events rather than
  * iterating it: an async iterator costs a few µs and promises per call. A
- * stream that fails or closes before its end rejects.
+ * stream that fails or closes before its end rejects, also when that happened
+ * before this was called; a body already read to its end is empty.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'])
@@ -26,6 +31,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.resume()
     return Promise.reject(tooLarge(limit))
   }
+  // Already over before this was called (an await came first): its events have fired.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0))
+  if (req.destroyed) return Promise.reject(closedEarly())
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -55,7 +63,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     }
     const onClose = () => {
       stop()
-      reject(Object.assign(new Error('the request closed before its body ended'), { code: 'ECONNRESET' }))
+      reject(closedEarly())
     }
     req.on('data', onData)
     req.on('end', onEnd)

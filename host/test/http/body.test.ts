@@ -199,4 +199,19 @@ describe('readBody', () => {
     await done
     for (const event of ['data', 'end', 'error', 'close']) assert.equal(ok.listenerCount(event), 0)
   })
+
+  it('settles on a stream that was over before it was called: closed rejects, ended is empty', {
+    timeout: 5000,
+  }, async () => {
+    const closed = fakeRequest()
+    closed.write('ab')
+    closed.destroy()
+    await new Promise((resolve) => closed.once('close', resolve))
+    await assert.rejects(readBody(asRequest(closed), 100), /closed before its body ended/)
+    const ended = fakeRequest()
+    ended.end('x')
+    ended.resume()
+    await new Promise((resolve) => ended.once('end', resolve))
+    assert.equal((await readBody(asRequest(ended), 100)).length, 0)
+  })
 })
