@@ -172,10 +172,29 @@ export interface Exchange {
   readonly body: Record<string, unknown>
 }
 
-/** Token usage an answer reports. */
+/**
+ * Token usage an answer reports. Input counts are totals for every vendor:
+ * OpenAI's `prompt_tokens` / `input_tokens` already include cached tokens;
+ * Anthropic's `input_tokens` does not, so its adapter adds
+ * `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ */
 export interface Usage {
+  /** Every input token of the call, cached and cache-written ones included. */
   readonly inputTokens?: number
   readonly outputTokens?: number
+  /**
+   * Part of {@link inputTokens} read from the provider's prompt cache (billed at
+   * the cheaper cached price): OpenAI `prompt_tokens_details.cached_tokens` /
+   * `input_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`.
+   * Present only when the provider reported it.
+   */
+  readonly cachedInputTokens?: number
+  /**
+   * Part of {@link inputTokens} written to the provider's prompt cache (Anthropic
+   * `cache_creation_input_tokens`, billed above the input price). Present only
+   * when the provider reported it.
+   */
+  readonly cacheWriteInputTokens?: number
 }
 
 /** The model's answer to one call, complete (streamed answers are reassembled first). */

@@ -56,10 +56,21 @@ export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Ex
   }
 }
 
-/** Anthropic's `input_tokens` excludes cache reads and writes, which are priced apart; kept as reported. */
+/**
+ * Anthropic's `input_tokens` excludes cache reads (`cache_read_input_tokens`)
+ * and writes (`cache_creation_input_tokens`); gov's input count is the total,
+ * so both are added to it and also kept apart for pricing.
+ */
 function readUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined
-  return tokenUsage(usage.input_tokens, usage.output_tokens)
+  const read = usage.cache_read_input_tokens
+  const write = usage.cache_creation_input_tokens
+  let input = usage.input_tokens
+  if (typeof input === 'number') {
+    if (typeof read === 'number') input += read
+    if (typeof write === 'number') input += write
+  }
+  return tokenUsage(input, usage.output_tokens, read, write)
 }
 
 /** A complete `message` carrying `text`, for a step's `respond` verdict (no tokens were used). */

@@ -1,3 +1,5 @@
+import type { Usage } from '@gov/core'
+
 /** True for a plain JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -8,10 +10,17 @@ export function isAbsent(value: unknown): value is undefined | null {
   return value === undefined || value === null
 }
 
-/** An answer's token counts: each field present only when the provider reported a number (built without spreads: hot path). */
-export function tokenUsage(input: unknown, output: unknown): { inputTokens?: number; outputTokens?: number } {
-  const usage: { inputTokens?: number; outputTokens?: number } = {}
+/**
+ * An answer's token counts: each field present only when the provider reported
+ * a number (built without spreads: hot path). `input` is the total input count
+ * (cached tokens included); `cached` and `cacheWrite` are the parts of it read
+ * from and written to the prompt cache.
+ */
+export function tokenUsage(input: unknown, output: unknown, cached?: unknown, cacheWrite?: unknown): Usage {
+  const usage: { -readonly [K in keyof Usage]: Usage[K] } = {}
   if (typeof input === 'number') usage.inputTokens = input
   if (typeof output === 'number') usage.outputTokens = output
+  if (typeof cached === 'number') usage.cachedInputTokens = cached
+  if (typeof cacheWrite === 'number') usage.cacheWriteInputTokens = cacheWrite
   return usage
 }

@@ -59,7 +59,13 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
 
 function readUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined
-  return tokenUsage(usage.prompt_tokens, usage.completion_tokens)
+  // prompt_tokens includes prompt_tokens_details.cached_tokens.
+  const details = usage.prompt_tokens_details
+  return tokenUsage(
+    usage.prompt_tokens,
+    usage.completion_tokens,
+    isRecord(details) ? details.cached_tokens : undefined,
+  )
 }
 
 /** A complete `chat.completion` carrying `text`, for a step's `respond` verdict (no tokens were used). */

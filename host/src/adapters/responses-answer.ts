@@ -60,7 +60,14 @@ export function parseResponsesAnswer(body: Record<string, unknown>, exchange: Ex
     model: typeof body.model === 'string' ? body.model : exchange.model,
     message: { index: 0, role: 'assistant', source: 'assistant', parts, toolCalls, toolResults: [] },
     finishReason: toolCalls.length ? 'tool_calls' : typeof body.status === 'string' ? body.status : undefined,
-    usage: usage ? tokenUsage(usage.input_tokens, usage.output_tokens) : undefined,
+    // input_tokens includes input_tokens_details.cached_tokens.
+    usage: usage
+      ? tokenUsage(
+          usage.input_tokens,
+          usage.output_tokens,
+          isRecord(usage.input_tokens_details) ? usage.input_tokens_details.cached_tokens : undefined,
+        )
+      : undefined,
     body,
   }
 }

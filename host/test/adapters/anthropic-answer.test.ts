@@ -23,7 +23,12 @@ describe('AnthropicAdapter.parseAnswer', () => {
     assert.equal(answer.vendor, 'anthropic')
     assert.equal(answer.model, 'claude-sonnet-4-5-20250929')
     assert.equal(answer.finishReason, 'tool_use')
-    assert.deepEqual(answer.usage, { inputTokens: 412, outputTokens: 74 })
+    assert.deepEqual(answer.usage, {
+      inputTokens: 412,
+      outputTokens: 74,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+    })
     assert.deepEqual(
       answer.message.parts.map((p) => [p.id, p.kind]),
       [

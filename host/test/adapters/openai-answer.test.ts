@@ -23,7 +23,7 @@ describe('OpenAiAdapter.parseAnswer', () => {
     assert.equal(answer.vendor, 'openai')
     assert.equal(answer.model, 'gpt-4o-mini-2024-07-18')
     assert.equal(answer.finishReason, 'stop')
-    assert.deepEqual(answer.usage, { inputTokens: 24, outputTokens: 21 })
+    assert.deepEqual(answer.usage, { inputTokens: 24, outputTokens: 21, cachedInputTokens: 0 })
     assert.deepEqual(
       answer.message.parts.map((p) => [p.id, p.source, p.kind]),
       [['choices[0].message.content', 'assistant', 'text']],
