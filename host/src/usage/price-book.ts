@@ -3,6 +3,16 @@ import { calcPrice, type ModelInfo, type ModelPrice, type Provider, type Usage }
 import { LRUCache } from 'lru-cache'
 import { PricePlan } from './price-plan.js'
 
+/**
+ * gov's usage as priced here. `inputTokens` is the total input count;
+ * `cachedInputTokens` and `cacheWriteInputTokens` are the parts of it read from
+ * and written to the prompt cache (genai-prices' `input_tokens`,
+ * `cache_read_tokens`, `cache_write_tokens`: its input_tokens is the total too).
+ * core's `PricedUsage` does not declare cache writes yet; track_cost passes
+ * them along (see core's `Usage.cacheWriteInputTokens`).
+ */
+export type BookUsage = PricedUsage & { readonly cacheWriteInputTokens?: number }
+
 /** Provider ids of @pydantic/genai-prices per gov provider name. */
 const PROVIDERS: Readonly<Record<string, string>> = {
   openai: 'openai',
@@ -44,7 +54,7 @@ export class GenAiPriceBook implements PriceBook {
     this.#now = now
   }
 
-  cost(model: string, usage: PricedUsage, provider?: string): number | undefined {
+  cost(model: string, usage: BookUsage, provider?: string): number | undefined {
     const providerId = provider
       ? (PROVIDERS[provider] ?? provider)
       : /^claude/i.test(model)
@@ -76,7 +86,10 @@ export class GenAiPriceBook implements PriceBook {
     }
   }
 
-  #price(known: Resolved, model: string, usage: PricedUsage, timestamp: Date): number | undefined {
+  #price(known: Resolved, model: string, usage: BookUsage, timestamp: Date): number | undefined {
+    // Cache writes are not modelled by the plan: calcPrice prices them.
+    if (usage.cacheWriteInputTokens)
+      return total(() => calcPrice(usageFor(usage), model, { provider: known.provider, timestamp }))
     const input = usage.inputTokens
     const output = usage.outputTokens
     // calcPrice is given cache_read_tokens only when the count is truthy (0 and NaN are left out).
@@ -174,12 +187,13 @@ function secondsOfDay(text: string | undefined): number | undefined {
   return (local - shift + 86400) % 86400
 }
 
-/** calcPrice's usage for gov's counts (cache_read_tokens only when truthy). */
-function usageFor(usage: PricedUsage): Usage {
+/** calcPrice's usage for gov's counts (cache_read_tokens and cache_write_tokens only when truthy). */
+function usageFor(usage: BookUsage): Usage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     ...(usage.cachedInputTokens ? { cache_read_tokens: usage.cachedInputTokens } : {}),
+    ...(usage.cacheWriteInputTokens ? { cache_write_tokens: usage.cacheWriteInputTokens } : {}),
   }
 }
 
