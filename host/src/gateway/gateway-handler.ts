@@ -440,7 +440,9 @@ export class GatewayHandler {
       if (rec.held?.open) {
         return rec.held.fail(upstream.status, 'upstream_error', `the provider answered ${upstream.status}`)
       }
+      // The body goes on as the provider sent it, with its retry hints and its encoding.
       res.writeHead(upstream.status, {
+        ...upstream.passOn,
         'content-type': upstream.contentType || 'application/json',
         'content-length': String(upstream.body.length),
         ...rec.headers,

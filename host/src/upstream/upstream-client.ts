@@ -7,7 +7,16 @@ export interface UpstreamResponse {
   readonly status: number
   readonly contentType: string
   readonly body: Buffer
+  /**
+   * Provider headers an error answer passes on to the caller: `retry-after`
+   * and `retry-after-ms` (SDKs wait on them), and `content-encoding` (the
+   * body is passed on as it came, compressed or not).
+   */
+  readonly passOn?: Readonly<Record<string, string>>
 }
+
+/** The provider headers kept in {@link UpstreamResponse.passOn}. */
+const PASSED_ON = ['retry-after', 'retry-after-ms', 'content-encoding'] as const
 
 /** Options of {@link UpstreamClient}. */
 export interface UpstreamOptions {
@@ -188,6 +197,7 @@ class UpstreamCall {
   #status = 0
   #contentType = ''
   #forward: ((chunk: Buffer) => void) | undefined
+  #passOn: Record<string, string> | undefined
   readonly #chunks: Buffer[] = []
   #size = 0
 
@@ -248,6 +258,10 @@ class UpstreamCall {
   ): void {
     this.#controller = controller
     this.#status = statusCode
+    for (const name of PASSED_ON) {
+      const value = headers[name]
+      if (typeof value === 'string') (this.#passOn ??= {})[name] = value
+    }
     const type = headers['content-type']
     this.#contentType = type === undefined ? '' : String(type)
     if (Number(headers['content-length']) > this.#limit) {
@@ -275,6 +289,7 @@ class UpstreamCall {
       status: this.#status,
       contentType: this.#contentType,
       body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size),
+      ...(this.#passOn ? { passOn: this.#passOn } : {}),
     })
   }
 
