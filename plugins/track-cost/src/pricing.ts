@@ -1,6 +1,15 @@
 import type { PriceBook, PricedUsage } from '@gov/core'
 import type { TrackCostSettings } from './settings.js'
 
+/**
+ * A call's usage to price: `inputTokens` is the total input count, the cache
+ * counts are parts of it (core's `Usage`). Cache writes are not declared on
+ * core's `PricedUsage` yet; the host's price book reads them.
+ */
+export type CallUsage = { -readonly [K in keyof PricedUsage]: PricedUsage[K] } & {
+  cacheWriteInputTokens?: number
+}
+
 /** Most model names whose known-ness is kept. */
 const KNOWN_MAX = 1_024
 
@@ -20,7 +29,8 @@ export class Pricing {
   }
 
   /** USD of `usage` on `model`, or undefined when no price is known. */
-  cost(model: string, usage: PricedUsage, provider?: string): number | undefined {
+  cost(model: string, usage: PricedUsage | CallUsage, provider?: string): number | undefined {
+    // The own table has one input price: cached tokens are priced as other input tokens.
     const own = Object.hasOwn(this.#table, model) ? this.#table[model] : undefined
     if (own) return (usage.inputTokens * own.input + usage.outputTokens * own.output) / 1_000_000
     const cost = this.#book.cost(model, usage, provider)

@@ -14,7 +14,7 @@ import { Verdicts } from '@gov/core'
 import { BUDGET_EXCEEDED, MODEL_PRICE_UNKNOWN } from './errors.js'
 import { type Hold, Holds } from './holds.js'
 import { Ledger, periodsOf, roundUsd, SESSION_USD, type Spend, secondsToRenewal, toUsd } from './ledger.js'
-import { Pricing } from './pricing.js'
+import { type CallUsage, Pricing } from './pricing.js'
 import type { BudgetName, TrackCostSettings } from './settings.js'
 
 /** A budget a call would go over. */
@@ -169,7 +169,22 @@ export class TrackCostStep implements StepInstance {
     const model = exchange.model
     this.#tokens.inc({ agent, model, direction: 'input' }, inputTokens)
     this.#tokens.inc({ agent, model, direction: 'output' }, outputTokens)
-    const usage = { inputTokens, outputTokens }
+    // Cache counts are parts of the reported input count: kept only when that count was reported.
+    const cachedInputTokens = estimated ? undefined : reported?.cachedInputTokens
+    const cacheWriteInputTokens = estimated ? undefined : reported?.cacheWriteInputTokens
+    const usage: CallUsage = { inputTokens, outputTokens }
+    if (cachedInputTokens !== undefined) usage.cachedInputTokens = cachedInputTokens
+    if (cacheWriteInputTokens !== undefined) usage.cacheWriteInputTokens = cacheWriteInputTokens
+    // For the finding and the debug line; no object when no cache count was reported.
+    const cacheDetail =
+      cachedInputTokens === undefined && cacheWriteInputTokens === undefined
+        ? undefined
+        : {
+            ...(cachedInputTokens !== undefined ? { cached_input_tokens: cachedInputTokens } : {}),
+            ...(cacheWriteInputTokens !== undefined
+              ? { cache_write_input_tokens: cacheWriteInputTokens }
+              : {}),
+          }
     const usd =
       this.#pricing.cost(outcome.answer.model, usage, ctx.provider) ??
       this.#pricing.cost(model, usage, ctx.provider)
@@ -178,7 +193,7 @@ export class TrackCostStep implements StepInstance {
         type: MODEL_PRICE_UNKNOWN,
         score: 1,
         level: 'public',
-        detail: { model, input_tokens: inputTokens, output_tokens: outputTokens },
+        detail: { model, input_tokens: inputTokens, output_tokens: outputTokens, ...cacheDetail },
       })
       if (hold) await this.#holds.release(hold)
       return
@@ -196,6 +211,7 @@ export class TrackCostStep implements StepInstance {
           usd: roundUsd(usd),
           input_tokens: inputTokens,
           output_tokens: outputTokens,
+          ...cacheDetail,
           ...(estimated ? { tokens_counted: true } : {}),
         },
         'cost recorded',
