@@ -260,7 +260,9 @@ class UpstreamCall {
     this.#status = statusCode
     for (const name of PASSED_ON) {
       const value = headers[name]
-      if (typeof value === 'string') (this.#passOn ??= {})[name] = value
+      if (typeof value !== 'string') continue
+      this.#passOn ??= {}
+      this.#passOn[name] = value
     }
     const type = headers['content-type']
     this.#contentType = type === undefined ? '' : String(type)
