@@ -553,14 +553,14 @@ describe('provider error details through the gateway', () => {
 
   for (const vendor of VENDORS) {
     it(`${vendor}: a 429 keeps the provider's retry-after header (SDK retries wait on it)`, async () => {
-      const key = await t.createAgent(`retry-after-${vendor}`)
+      const key = await t.createAgent(`retry-after-${vendor}`, 'light')
       const res = await post(t, vendor, requestBody(vendor, 'err:429', false), key)
       assert.equal(res.status, 429)
       assert.equal(res.headers.get('retry-after'), '7')
     })
 
     it(`${vendor}: a gzip-encoded provider error reaches the caller readable`, async () => {
-      const key = await t.createAgent(`gzip-error-${vendor}`)
+      const key = await t.createAgent(`gzip-error-${vendor}`, 'light')
       const res = await post(t, vendor, requestBody(vendor, 'gzip:429', false), key)
       assert.equal(res.status, 429)
       assert.deepEqual(res.body, vendorErrorBody(vendor, 429))
