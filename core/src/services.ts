@@ -62,6 +62,8 @@ export interface PricedUsage {
   readonly outputTokens: number
   /** Input tokens served from the provider's prompt cache, when reported. */
   readonly cachedInputTokens?: number
+  /** Input tokens written to the provider's prompt cache (Anthropic's `cache_creation_input_tokens`), when reported. */
+  readonly cacheWriteInputTokens?: number
 }
 
 /** Model prices, so steps do not each bundle a table. */

@@ -8,10 +8,9 @@ import { PricePlan } from './price-plan.js'
  * `cachedInputTokens` and `cacheWriteInputTokens` are the parts of it read from
  * and written to the prompt cache (genai-prices' `input_tokens`,
  * `cache_read_tokens`, `cache_write_tokens`: its input_tokens is the total too).
- * core's `PricedUsage` does not declare cache writes yet; track_cost passes
- * them along (see core's `Usage.cacheWriteInputTokens`).
+ * (core's `PricedUsage`, cache writes included since core 0.3.1).
  */
-export type BookUsage = PricedUsage & { readonly cacheWriteInputTokens?: number }
+export type BookUsage = PricedUsage
 
 /** Provider ids of @pydantic/genai-prices per gov provider name. */
 const PROVIDERS: Readonly<Record<string, string>> = {

@@ -3,12 +3,9 @@ import type { TrackCostSettings } from './settings.js'
 
 /**
  * A call's usage to price: `inputTokens` is the total input count, the cache
- * counts are parts of it (core's `Usage`). Cache writes are not declared on
- * core's `PricedUsage` yet; the host's price book reads them.
+ * counts (read and written) are parts of it (core's `Usage`).
  */
-export type CallUsage = { -readonly [K in keyof PricedUsage]: PricedUsage[K] } & {
-  cacheWriteInputTokens?: number
-}
+export type CallUsage = { -readonly [K in keyof PricedUsage]: PricedUsage[K] }
 
 /** Most model names whose known-ness is kept. */
 const KNOWN_MAX = 1_024
