@@ -323,6 +323,8 @@ export class GatewayHandler {
         JSON.stringify(body),
         callerGone,
         rec.held?.upstreamSink(),
+        // The provider's request id joins the answer's headers before a byte of a stream leaves.
+        rec.headers,
       )
       span?.answered(upstream.status)
       return upstream
@@ -440,7 +442,7 @@ export class GatewayHandler {
       if (rec.held?.open) {
         return rec.held.fail(upstream.status, 'upstream_error', `the provider answered ${upstream.status}`)
       }
-      // The body goes on as the provider sent it, with its retry hints and its encoding.
+      // The body goes on as the provider sent it, with its retry hints, its encoding and (in rec.headers) its request id.
       res.writeHead(upstream.status, {
         ...upstream.passOn,
         'content-type': upstream.contentType || 'application/json',

@@ -1,8 +1,11 @@
 import type { ServerResponse } from 'node:http'
 import type { VendorAdapter } from '../adapters/adapter.js'
+import { PROVIDER_REQUEST_ID } from '../upstream/upstream-client.js'
 
 /** Response headers that are only known once the answer passed every check: sent as trailers once the stream is open. */
 const LATE_HEADERS = ['x-gov-classification', 'x-gov-pipeline-steps', 'x-gov-token', 'x-gov-dedupe']
+/** The trailers of a stream opened before the provider answered: its request id comes as a trailer too. */
+const LATE_HEADERS_AND_ID = [...LATE_HEADERS, PROVIDER_REQUEST_ID]
 
 /**
  * A streamed answer gov holds back while it reads and checks the whole
@@ -17,6 +20,8 @@ const LATE_HEADERS = ['x-gov-classification', 'x-gov-pipeline-steps', 'x-gov-tok
 export class HeldStream {
   #timer: NodeJS.Timeout | undefined
   #open = false
+  /** The stream opened before the provider's request id was known: it goes as a trailer. */
+  #idTrailer = false
 
   constructor(
     protected readonly res: ServerResponse,
@@ -58,7 +63,8 @@ export class HeldStream {
     this.stop()
     this.res.write(sse)
     const trailers: Record<string, string> = {}
-    for (const name of LATE_HEADERS) if (headers[name] !== undefined) trailers[name] = headers[name]
+    for (const name of this.#idTrailer ? LATE_HEADERS_AND_ID : LATE_HEADERS)
+      if (headers[name] !== undefined) trailers[name] = headers[name]
     this.res.addTrailers(trailers)
     this.res.end()
   }
@@ -107,11 +113,13 @@ export class HeldStream {
   protected openStream(): void {
     if (!this.#open) {
       this.#open = true
+      // Keep-alives may open the stream before the provider answered: its request id follows as a trailer.
+      this.#idTrailer = this.headers[PROVIDER_REQUEST_ID] === undefined
       this.res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
         ...this.headers,
-        trailer: LATE_HEADERS.join(', '),
+        trailer: (this.#idTrailer ? LATE_HEADERS_AND_ID : LATE_HEADERS).join(', '),
       })
     }
   }

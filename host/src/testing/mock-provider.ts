@@ -37,6 +37,8 @@ export interface MockRequest {
   headers: IncomingHttpHeaders
   /** The parsed JSON body, or the raw text when it was not JSON. */
   body: unknown
+  /** The request id header the answer carried (with `requestIds`), unless the answer brought its own. */
+  requestId?: string
 }
 
 /** Options of {@link startMockProvider}. */
@@ -45,6 +47,12 @@ export interface MockProviderOptions {
   apiKey?: string
   /** Keep received requests in `requests` (default true; turn off for load benchmarks so memory stays flat). */
   recordRequests?: boolean
+  /**
+   * Send a request id header with every answer, as the providers do: OpenAI's
+   * `x-request-id` (chat completions, Responses), Anthropic's `request-id`;
+   * `req_mock_<n>`. A queued answer's or a transcript's own header wins.
+   */
+  requestIds?: boolean
 }
 
 /** A running mock provider. */
@@ -82,6 +90,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const requests: MockRequest[] = []
   const queue: MockResponse[] = []
   const record = options.recordRequests ?? true
+  let answered = 0
 
   const server = createServer((req, res) => {
     let raw = ''
@@ -105,7 +114,12 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     } catch {
       // Kept as text: tests may check what a broken body looked like.
     }
-    if (record) requests.push({ path, headers: req.headers, body })
+    let requestId: string | undefined
+    if (options.requestIds) {
+      requestId = `req_mock_${++answered}`
+      res.setHeader(path === '/v1/messages' ? 'request-id' : 'x-request-id', requestId)
+    }
+    if (record) requests.push({ path, headers: req.headers, body, ...(requestId ? { requestId } : {}) })
     if (req.method === 'GET' && path === '/v1/models') {
       writeJson(res, 200, modelList(req.headers['anthropic-version'] !== undefined))
       return

@@ -13,10 +13,56 @@ export interface UpstreamResponse {
    * body is passed on as it came, compressed or not).
    */
   readonly passOn?: Readonly<Record<string, string>>
+  /** The provider's id of this request (see {@link providerRequestId}); undefined when it sent none or a bad one. */
+  readonly requestId?: string
 }
 
 /** The provider headers kept in {@link UpstreamResponse.passOn}. */
 const PASSED_ON = ['retry-after', 'retry-after-ms', 'content-encoding'] as const
+
+/**
+ * The answer header that carries the provider's request id to the caller, on
+ * every answer written after the provider answered. Not `x-request-id`: that is
+ * gov's own id of the call (logs, audit `request_id`, traces).
+ */
+export const PROVIDER_REQUEST_ID = 'x-gov-provider-request-id'
+
+/** A request id gov passes on: printable ASCII, 1–200 characters. */
+const REQUEST_ID = /^[\x20-\x7e]{1,200}$/
+
+/**
+ * The provider's request id among its answer headers: OpenAI's `x-request-id`,
+ * else Anthropic's `request-id`; undefined when absent or not 1–200 printable
+ * ASCII characters (it goes into a response header).
+ */
+export function providerRequestId(
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
+  const value = headers['x-request-id'] ?? headers['request-id']
+  return typeof value === 'string' && REQUEST_ID.test(value) ? value : undefined
+}
+
+/**
+ * Set the provider's request id among a call's answer headers (before a byte
+ * of the answer leaves): always under {@link PROVIDER_REQUEST_ID}, and under
+ * Anthropic's own `request-id` too when the provider sent that (the Anthropic
+ * SDK's `_request_id`). Cleared when the provider sent none (a retried call's
+ * second answer must not carry the first one's id).
+ */
+function setRequestIdHeaders(
+  answerHeaders: Record<string, string>,
+  id: string | undefined,
+  anthropicStyle: boolean,
+): void {
+  if (id === undefined) {
+    delete answerHeaders[PROVIDER_REQUEST_ID]
+    delete answerHeaders['request-id']
+    return
+  }
+  answerHeaders[PROVIDER_REQUEST_ID] = id
+  if (anthropicStyle) answerHeaders['request-id'] = id
+  else delete answerHeaders['request-id']
+}
 
 /** Options of {@link UpstreamClient}. */
 export interface UpstreamOptions {
@@ -82,6 +128,11 @@ export class UpstreamClient {
     signal?: CallerSignal,
     /** Sees each chunk of a successful `text/event-stream` answer as it arrives (windowed stream release). */
     onStreamChunk?: (chunk: Buffer) => void,
+    /**
+     * The call's answer headers: the provider's request id is set on them as
+     * soon as its status line arrives, before any chunk reaches `onStreamChunk`.
+     */
+    answerHeaders?: Record<string, string>,
   ): Promise<UpstreamResponse> {
     const target = this.#target(provider)
     const pool = this.#pool(target.origin)
@@ -89,7 +140,16 @@ export class UpstreamClient {
     const payload = Buffer.from(body)
     headers['content-length'] = String(payload.length)
     return new Promise<UpstreamResponse>((resolve, reject) => {
-      const call = new UpstreamCall(this, provider, signal, onStreamChunk, timeoutMs, resolve, reject)
+      const call = new UpstreamCall(
+        this,
+        provider,
+        signal,
+        onStreamChunk,
+        answerHeaders,
+        timeoutMs,
+        resolve,
+        reject,
+      )
       if (call.stopped) return
       pool.dispatch(
         {
@@ -186,6 +246,7 @@ class UpstreamCall {
   readonly #provider: Provider
   readonly #signal: CallerSignal | undefined
   readonly #onStreamChunk: ((chunk: Buffer) => void) | undefined
+  readonly #answerHeaders: Record<string, string> | undefined
   readonly #limit: number
   readonly #timer: NodeJS.Timeout
   readonly #resolve: (response: UpstreamResponse) => void
@@ -198,6 +259,7 @@ class UpstreamCall {
   #contentType = ''
   #forward: ((chunk: Buffer) => void) | undefined
   #passOn: Record<string, string> | undefined
+  #requestId: string | undefined
   readonly #chunks: Buffer[] = []
   #size = 0
 
@@ -206,6 +268,7 @@ class UpstreamCall {
     provider: Provider,
     signal: CallerSignal | undefined,
     onStreamChunk: ((chunk: Buffer) => void) | undefined,
+    answerHeaders: Record<string, string> | undefined,
     timeoutMs: number,
     resolve: (response: UpstreamResponse) => void,
     reject: (error: Error) => void,
@@ -214,6 +277,7 @@ class UpstreamCall {
     this.#provider = provider
     this.#signal = signal
     this.#onStreamChunk = onStreamChunk
+    this.#answerHeaders = answerHeaders
     this.#limit = client.maxAnswerBytes
     this.#resolve = resolve
     this.#reject = reject
@@ -264,6 +328,10 @@ class UpstreamCall {
       this.#passOn ??= {}
       this.#passOn[name] = value
     }
+    const id = providerRequestId(headers)
+    this.#requestId = id
+    if (this.#answerHeaders)
+      setRequestIdHeaders(this.#answerHeaders, id, id !== undefined && headers['x-request-id'] === undefined)
     const type = headers['content-type']
     this.#contentType = type === undefined ? '' : String(type)
     if (Number(headers['content-length']) > this.#limit) {
@@ -292,6 +360,7 @@ class UpstreamCall {
       contentType: this.#contentType,
       body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size),
       ...(this.#passOn ? { passOn: this.#passOn } : {}),
+      ...(this.#requestId !== undefined ? { requestId: this.#requestId } : {}),
     })
   }
 
