@@ -4,7 +4,11 @@ import { PROVIDER_REQUEST_ID } from '../upstream/upstream-client.js'
 
 /** Response headers that are only known once the answer passed every check: sent as trailers once the stream is open. */
 const LATE_HEADERS = ['x-gov-classification', 'x-gov-pipeline-steps', 'x-gov-token', 'x-gov-dedupe']
-/** The trailers of a stream opened before the provider answered: its request id comes as a trailer too. */
+/**
+ * The trailers of a stream opened before the provider's request id was known:
+ * the id comes as a trailer too (not declared in `trailer`, which is written
+ * before gov knows whether the provider will send one; Node reads it anyway).
+ */
 const LATE_HEADERS_AND_ID = [...LATE_HEADERS, PROVIDER_REQUEST_ID]
 
 /**
@@ -119,7 +123,7 @@ export class HeldStream {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
         ...this.headers,
-        trailer: (this.#idTrailer ? LATE_HEADERS_AND_ID : LATE_HEADERS).join(', '),
+        trailer: LATE_HEADERS.join(', '),
       })
     }
   }
