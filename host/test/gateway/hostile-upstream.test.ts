@@ -12,20 +12,11 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { CORE_VERSION, defineStep, type StepPlugin, Type, Verdicts } from '@gov/core'
-import { renderAnthropicSse } from '../../src/adapters/anthropic-sse.js'
-import { renderOpenAiSse } from '../../src/adapters/openai-sse.js'
-import { renderResponsesSse } from '../../src/adapters/responses-stream.js'
 import { readBody } from '../../src/http/body.js'
 import { fixtureSteps } from '../../src/testing/fixture-steps.js'
 import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
+import { answerBody, answerSse, PATHS, VENDORS, type Vendor } from '../upstream/vendor-answers.js'
 
-type Vendor = 'openai' | 'anthropic' | 'responses'
-const VENDORS: Vendor[] = ['openai', 'anthropic', 'responses']
-const PATHS: Record<Vendor, string> = {
-  openai: '/v1/chat/completions',
-  anthropic: '/v1/messages',
-  responses: '/v1/responses',
-}
 const MAX_BODY = 4096
 const TEXT = 'answer text ✓ 日本語 🎉'
 
@@ -46,55 +37,6 @@ function requestBody(vendor: Vendor, directive: string, stream: boolean): Record
   const messages = [{ role: 'user', content: directive }]
   if (vendor === 'anthropic') return { model: 'claude-sonnet-4-6', max_tokens: 256, messages, stream }
   return { model: 'gpt-4o-mini', messages, stream }
-}
-
-function answerBody(vendor: Vendor, text: string): Record<string, unknown> {
-  if (vendor === 'anthropic') {
-    return {
-      id: 'msg_h',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-6',
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 5, output_tokens: 7 },
-    }
-  }
-  if (vendor === 'responses') {
-    return {
-      id: 'resp_h',
-      object: 'response',
-      created_at: 1_700_000_000,
-      status: 'completed',
-      model: 'gpt-4o-mini',
-      output: [
-        {
-          type: 'message',
-          id: 'msg_h',
-          status: 'completed',
-          role: 'assistant',
-          content: [{ type: 'output_text', text, annotations: [] }],
-        },
-      ],
-      usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 },
-    }
-  }
-  return {
-    id: 'chatcmpl-h',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-  }
-}
-
-function answerSse(vendor: Vendor, text: string): string {
-  const body = answerBody(vendor, text)
-  if (vendor === 'anthropic') return renderAnthropicSse(body)
-  if (vendor === 'responses') return renderResponsesSse(body)
-  return renderOpenAiSse(body, { includeUsage: false })
 }
 
 interface Provider {

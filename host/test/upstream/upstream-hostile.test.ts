@@ -11,18 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { renderAnthropicSse } from '../../src/adapters/anthropic-sse.js'
-import { renderOpenAiSse } from '../../src/adapters/openai-sse.js'
-import { renderResponsesSse } from '../../src/adapters/responses-stream.js'
 import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
-
-type Vendor = 'openai' | 'anthropic' | 'responses'
-const VENDORS: Vendor[] = ['openai', 'anthropic', 'responses']
-const PATHS: Record<Vendor, string> = {
-  openai: '/v1/chat/completions',
-  anthropic: '/v1/messages',
-  responses: '/v1/responses',
-}
+import { answerBody, answerSse, PATHS, VENDORS, type Vendor } from './vendor-answers.js'
 
 /** Answer cap and deadline the gateway runs with here. */
 const MAX_ANSWER = 64 * 1024
@@ -59,55 +49,6 @@ function requestBody(vendor: Vendor, directive: string, stream: boolean): Record
 }
 
 // ── answers as each vendor writes them ──────────────────────────────────
-
-function answerBody(vendor: Vendor, text: string): Record<string, unknown> {
-  if (vendor === 'anthropic') {
-    return {
-      id: 'msg_hostile',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-6',
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 5, output_tokens: 7 },
-    }
-  }
-  if (vendor === 'responses') {
-    return {
-      id: 'resp_hostile',
-      object: 'response',
-      created_at: 1_700_000_000,
-      status: 'completed',
-      model: 'gpt-4o-mini',
-      output: [
-        {
-          type: 'message',
-          id: 'msg_hostile',
-          status: 'completed',
-          role: 'assistant',
-          content: [{ type: 'output_text', text, annotations: [] }],
-        },
-      ],
-      usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 },
-    }
-  }
-  return {
-    id: 'chatcmpl-hostile',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-  }
-}
-
-function answerSse(vendor: Vendor, text: string): string {
-  const body = answerBody(vendor, text)
-  if (vendor === 'anthropic') return renderAnthropicSse(body)
-  if (vendor === 'responses') return renderResponsesSse(body)
-  return renderOpenAiSse(body, { includeUsage: false })
-}
 
 /** The provider's own error body, in its vendor's format. */
 function vendorErrorBody(vendor: Vendor, status: number): Record<string, unknown> {
