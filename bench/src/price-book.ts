@@ -15,7 +15,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { calcPrice } from '@pydantic/genai-prices'
-import { commitLabel, loadLabel } from './run-info.js'
+import { buildsTable } from './builds-table.js'
 
 const { values } = parseArgs({
   options: {
@@ -111,8 +111,6 @@ function cpuPerCall(cost: Cost, row: Row): { us: number; sum: number } {
   return { us: (spent.user + spent.system) / N, sum }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
-
 async function main(): Promise<void> {
   const builds: { label: string; cost: Cost }[] = [{ label: 'calcPrice (uncached)', cost: referenceCost() }]
   for (const spec of (values.builds as string).split(',')) {
@@ -144,18 +142,14 @@ async function main(): Promise<void> {
     }
   }
   const labels = builds.map((b) => b.label)
-  const lines = [
-    `# Price book, CPU µs per cost() call (median of ${ROUNDS} rounds × ${N} calls)`,
-    '',
-    `${new Date().toISOString()} · commit ${commitLabel()} · ${loadLabel()} · Node ${process.versions.node}`,
-    '',
-    `| row | ${labels.join(' | ')} |`,
-    `|---|${labels.map(() => '---:').join('|')}|`,
-  ]
-  for (const [row, byBuild] of results) {
-    lines.push(`| ${row} | ${labels.map((l) => median(byBuild.get(l) ?? []).toFixed(2)).join(' | ')} |`)
-  }
-  process.stdout.write(`${lines.join('\n')}\n`)
+  process.stdout.write(
+    buildsTable(
+      `# Price book, CPU µs per cost() call (median of ${ROUNDS} rounds × ${N} calls)`,
+      labels,
+      results,
+      2,
+    ),
+  )
 }
 
 await main()

@@ -18,7 +18,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { Verdicts } from '@gov/core'
-import { commitLabel, loadLabel } from './run-info.js'
+import { buildsTable } from './builds-table.js'
 
 const { values } = parseArgs({
   options: {
@@ -100,8 +100,6 @@ async function cpuPerCall(build: Build, run: (state: object) => Promise<unknown>
   return (spent.user + spent.system) / N
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
-
 async function main(): Promise<void> {
   const builds: Build[] = []
   for (const spec of (values.builds as string).split(',')) {
@@ -127,18 +125,14 @@ async function main(): Promise<void> {
     }
   }
   const labels = builds.map((b) => b.label)
-  const lines = [
-    `# ChainRunner overhead, CPU µs per call (median of ${ROUNDS} rounds × ${N} calls)`,
-    '',
-    `${new Date().toISOString()} · commit ${commitLabel()} · ${loadLabel()} · Node ${process.versions.node}`,
-    '',
-    `| row | ${labels.join(' | ')} |`,
-    `|---|${labels.map(() => '---:').join('|')}|`,
-  ]
-  for (const [row, byBuild] of results) {
-    lines.push(`| ${row} | ${labels.map((l) => median(byBuild.get(l) ?? []).toFixed(1)).join(' | ')} |`)
-  }
-  process.stdout.write(`${lines.join('\n')}\n`)
+  process.stdout.write(
+    buildsTable(
+      `# ChainRunner overhead, CPU µs per call (median of ${ROUNDS} rounds × ${N} calls)`,
+      labels,
+      results,
+      1,
+    ),
+  )
 }
 
 await main()
