@@ -15,7 +15,15 @@ import { CORE_VERSION, defineStep, type StepPlugin, Type, Verdicts } from '@gov/
 import { readBody } from '../../src/http/body.js'
 import { fixtureSteps } from '../../src/testing/fixture-steps.js'
 import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
-import { answerBody, answerSse, PATHS, VENDORS, type Vendor } from '../upstream/vendor-answers.js'
+import {
+  answerBody,
+  answerSse,
+  PATHS,
+  userDirective,
+  VENDORS,
+  type Vendor,
+  vendorOfPath,
+} from '../upstream/vendor-answers.js'
 
 const MAX_BODY = 4096
 const TEXT = 'answer text ✓ 日本語 🎉'
@@ -64,17 +72,10 @@ async function startProvider(): Promise<Provider> {
     req.on('end', () => void answer(req, res, Buffer.concat(chunks)).catch(() => res.destroy()))
   })
   async function answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
-    const vendor: Vendor = req.url?.endsWith('/messages')
-      ? 'anthropic'
-      : req.url?.endsWith('/responses')
-        ? 'responses'
-        : 'openai'
+    const vendor = vendorOfPath(req.url)
     const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>
     const stream = body.stream === true
-    const directive =
-      typeof body.input === 'string'
-        ? body.input
-        : ((body.messages as { content: string }[]).at(-1)?.content ?? '')
+    const directive = userDirective(body)
     const [action, arg] = directive.split(':')
     seen.set(directive, (seen.get(directive) ?? 0) + 1)
     open.add(res)

@@ -12,7 +12,15 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { onlySteps, startTestGateway, type TestGateway } from '../../src/testing/test-gateway.js'
-import { answerBody, answerSse, PATHS, VENDORS, type Vendor } from './vendor-answers.js'
+import {
+  answerBody,
+  answerSse,
+  PATHS,
+  userDirective,
+  VENDORS,
+  type Vendor,
+  vendorOfPath,
+} from './vendor-answers.js'
 
 /** Answer cap and deadline the gateway runs with here. */
 const MAX_ANSWER = 64 * 1024
@@ -103,12 +111,6 @@ function atMost(parts: Buffer[], max: number): Buffer[] {
   return out
 }
 
-function userDirective(body: Record<string, unknown>): string {
-  if (typeof body.input === 'string') return body.input
-  const messages = body.messages as { content: string }[] | undefined
-  return messages?.at(-1)?.content ?? ''
-}
-
 interface Hostile {
   server: Server
   url: string
@@ -132,11 +134,7 @@ async function startHostile(): Promise<Hostile> {
     })
   })
   async function behave(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
-    const vendor: Vendor = req.url?.endsWith('/messages')
-      ? 'anthropic'
-      : req.url?.endsWith('/responses')
-        ? 'responses'
-        : 'openai'
+    const vendor = vendorOfPath(req.url)
     const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>
     const stream = body.stream === true
     const directive = userDirective(body)

@@ -11,6 +11,18 @@ export const PATHS: Record<Vendor, string> = {
   responses: '/v1/responses',
 }
 
+/** The vendor a provider request was sent for, by its path. */
+export function vendorOfPath(url: string | undefined): Vendor {
+  return url?.endsWith('/messages') ? 'anthropic' : url?.endsWith('/responses') ? 'responses' : 'openai'
+}
+
+/** The last user text of a provider request (Responses `input`, else the last message): the test's directive. */
+export function userDirective(body: Record<string, unknown>): string {
+  if (typeof body.input === 'string') return body.input
+  const messages = body.messages as { content: string }[] | undefined
+  return messages?.at(-1)?.content ?? ''
+}
+
 /** A provider's complete answer carrying `text`, in the vendor's JSON format. */
 export function answerBody(vendor: Vendor, text: string): Record<string, unknown> {
   if (vendor === 'anthropic') {
