@@ -23,20 +23,43 @@ const PERSONAL: ReadonlySet<Detection['type']> = new Set([
 /** The detections without the places that locate no one; others unchanged. `detections` are sorted by start. */
 export function personalLocations(text: string, detections: readonly Detection[]): Detection[] {
   if (!detections.some((d) => d.type === 'LOCATION')) return [...detections]
-  return detections.filter((d, index) => d.type !== 'LOCATION' || locatesPerson(text, index, detections))
+  const out: Detection[] = []
+  for (let index = 0; index < detections.length; index++) {
+    const d = detections[index]
+    if (d.type !== 'LOCATION') {
+      out.push(d)
+      continue
+    }
+    const tie = locatesPerson(text, index, detections)
+    if (tie === 'none') continue
+    // A place tied only by a cue ("I am planning to visit London", "You are Thor") is masked, never refused
+    // on its own: refusing needs a person or contact detail beside it (0.7.0).
+    out.push(
+      tie === 'cue' && d.score > CUED_PLACE_SCORE
+        ? { type: d.type, start: d.start, end: d.end, score: CUED_PLACE_SCORE }
+        : d,
+    )
+  }
+  return out
 }
 
-/** True when a personal detection sits within {@link NEAR} on the same clause, or a residence cue precedes. */
-function locatesPerson(text: string, index: number, all: readonly Detection[]): boolean {
+/** Highest score of a place tied to a person by a cue word alone: under the presets' `block_min_score` 0.8. */
+export const CUED_PLACE_SCORE = 0.79
+
+/**
+ * `near` when a personal detection sits within {@link NEAR} on the same clause, `cue` when only a residence
+ * cue precedes, `none` otherwise.
+ */
+function locatesPerson(text: string, index: number, all: readonly Detection[]): 'near' | 'cue' | 'none' {
   const place = all[index]
   // Sorted by start and never overlapping, so only neighbours within NEAR need a look.
   for (let k = index - 1; k >= 0 && place.start - all[k].end <= NEAR; k--)
     if (PERSONAL.has(all[k].type) && closeBy(text, all[k], all[k].end, place.start, NAME_THEN_PLACE))
-      return true
+      return 'near'
   for (let k = index + 1; k < all.length && all[k].start - place.end <= NEAR; k++)
     if (PERSONAL.has(all[k].type) && closeBy(text, all[k], place.end, all[k].start, PLACE_THEN_NAME))
-      return true
-  return RESIDENCE.test(text.slice(Math.max(0, place.start - 48), place.start))
+      return 'near'
+  return RESIDENCE.test(text.slice(Math.max(0, place.start - 48), place.start)) ? 'cue' : 'none'
 }
 
 /**

@@ -614,7 +614,7 @@ const SENTENCE_REACH = 200
  * Bounds of the sentence around [start, end): after the last "." "!" "?" or line break before it, up to the
  * next. `opened` is false when no boundary (nor the text's start) lies within {@link SENTENCE_REACH}.
  */
-function sentenceAround(
+export function sentenceAround(
   text: string,
   units: Uint16Array,
   start: number,

@@ -34,6 +34,7 @@ import {
   withHandles,
 } from './model-tagger.js'
 import { withoutNonNames } from './not-names.js'
+import { withRefusalEvidence } from './refusal-evidence.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
 
 const CONNECTOR = /^ (?:&|and|und|et|y|of|for|of the) $/i
@@ -410,18 +411,27 @@ export function tagEntities(
     const to = tokenAt(tokens, d.end - 1, true)
     return !isTechnology(tokens, from, to, flagsOf) && !isEveryday(tokens, from, to, flagsOf)
   })
+  const keyFlags = (key: string) => flagsOfWord(lexicon, key)
+  const spanOf = (d: Detection) => ({
+    from: tokenAt(tokens, d.start),
+    to: tokenAt(tokens, d.end - 1, true),
+  })
   const merged = withoutNonNames(
     text,
     units,
     tokens,
     mergeRules(found, rules, tokens, skip),
-    (key) => flagsOfWord(lexicon, key),
-    (d) => ({
-      from: tokenAt(tokens, d.start),
-      to: tokenAt(tokens, d.end - 1, true),
-    }),
+    keyFlags,
+    spanOf,
   )
-  return withHandles(merged, findHandles(text, tokens, skip))
+  return withRefusalEvidence(
+    text,
+    units,
+    tokens,
+    withHandles(merged, findHandles(text, tokens, skip)),
+    keyFlags,
+    spanOf,
+  )
 }
 
 /** Index of the token that starts at or after `offset`, or with `last`, the last token that starts at or before it. */

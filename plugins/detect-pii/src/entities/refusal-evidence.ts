@@ -1,0 +1,115 @@
+import type { Detection } from '../pii-types.js'
+import { COMMON, DICTIONARY, FIRST, LAST, PERSON_CUE, TITLE } from './lexicon.js'
+import { sentenceAround } from './not-names.js'
+import type { Token } from './tokenize.js'
+
+/**
+ * Refusing needs more evidence than masking. A PERSON finding scoring at
+ * least {@link REFUSAL_SCORE} keeps its score only when something besides the
+ * tagger's reading says a person is meant; otherwise its score is capped at
+ * {@link WEAK_NAME_SCORE}, so it is still reported and masked (min_score 0.5)
+ * but no longer refuses the call under the presets' `block_min_score` 0.8.
+ * Evidence is any of:
+ *
+ * - a word of the name is a first name the gazetteer knows ("Anna", "Hamza");
+ * - a name of two or more words with a surname the gazetteer knows ("Sherlock
+ *   Holmes", "Mahatma Gandhi");
+ * - a title or a person cue right before it ("Mrs. Lacson", "Dr. Wertz", "Frau
+ *   Müller", "named Kael", "my friend Laran");
+ * - a social handle ("@jsmith").
+ *
+ * What it catches: capitalised words the tagger reads as a person that are
+ * no known name — a title ("Chrono Divergence"), a place or building in
+ * another language ("Варшавы", "Хатчинсон Холл", "Bedigo"), a noun at a
+ * sentence start ("Madaktari", "Gallone"), an invented word ("Flarga"). The
+ * cost: names the gazetteer does not know, written without a title or cue
+ * (many names in Cyrillic script, rare first names), are masked instead of
+ * refused. Chosen on the calibration split and the tuning benign prompts
+ * (`train/block-threshold.ts`, `train/strict-refusals.ts`).
+ */
+
+/** The presets' `block_min_score`: the score from which a name refuses. */
+export const REFUSAL_SCORE = 0.8
+/** The score a name without evidence keeps at most: reported and masked, never refused at 0.8. */
+export const WEAK_NAME_SCORE = 0.79
+
+/** Person cues of the lexicon that say a person is meant; "by", "with", "love" say too little. */
+const WEAK_CUES = new Set(['by', 'with', 'love', 'ask', 'tell', 'thanks', 'thank', 'user'])
+
+type KeyFlags = (key: string) => number
+
+/** The detections, each sure PERSON finding without evidence of a person capped at {@link WEAK_NAME_SCORE}. */
+export function withRefusalEvidence(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  found: Detection[],
+  flagsOfKey: KeyFlags,
+  spanOf: (d: Detection) => { from: number; to: number },
+): Detection[] {
+  for (let i = 0; i < found.length; i++) {
+    const d = found[i]
+    if (d.type !== 'PERSON' || d.score < REFUSAL_SCORE || text.charCodeAt(d.start - 1) === 64) continue
+    const { from, to } = spanOf(d)
+    if (from > to || to >= tokens.length) continue
+    const single = from === to && tokens[from].sentenceStart
+    const question = !single && asked(text, units, tokens, from, to)
+    if (!single && !question) continue
+    if (hasEvidence(text, tokens, from, to, flagsOfKey, question)) continue
+    found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
+  }
+  return found
+}
+
+/** True when the name's sentence is a question ("Sakson Bahçesi Lehçe'de nedir?", "Каким было население Варшавы?"). */
+function asked(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+): boolean {
+  return units[sentenceAround(text, units, tokens[from].start, tokens[to].end).to] === 63
+}
+
+function hasEvidence(
+  text: string,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  flagsOfKey: KeyFlags,
+  question: boolean,
+): boolean {
+  let plain = to > from
+  for (let k = from; k <= to; k++) {
+    const t = tokens[k]
+    const flags = flagsOfKey(t.key)
+    if (flags & FIRST || (to > from && flags & LAST)) return true
+    // An initial inside the name: "Б. Н. Ельцина", "J. R. Tolkien".
+    if (k < to && t.dot && t.end - t.start === 1) return true
+    if (flags & (COMMON | DICTIONARY) || !t.cap || t.allCaps || /['’]./.test(text.slice(t.start, t.end + 3)))
+      plain = false
+  }
+  // Two or three capitalised words, none an everyday word: "Palle Kreiberg", "Masoud Shojai"; not in a
+  // question, where such words are mostly a title or a place of another language ("Anarşinin Maskesi").
+  if (plain && !question && to - from <= 2) return true
+  // A regnal number after it: "Thutmose III", "Пелагий II".
+  if (
+    to + 1 < tokens.length &&
+    /^ (?:I{1,3}|IV|VI{0,3}|IX|XI{0,3})\b/.test(text.slice(tokens[to].end, tokens[to].end + 6))
+  )
+    return true
+  if (from === 0) return false
+  const before = tokens[from - 1]
+  const gap = text.slice(before.end, tokens[from].start)
+  if (!/^\.?\s{1,2}$/.test(gap)) return false
+  // An initial before it: "Дж. Мэдисон", "A. Hamilton".
+  if (before.dot && before.cap && before.end - before.start <= 3) return true
+  if (INTRODUCTION.test(text.slice(Math.max(0, before.start - 16), tokens[from].start))) return true
+  const flags = flagsOfKey(before.key)
+  return (flags & TITLE) !== 0 || ((flags & PERSON_CUE) !== 0 && !WEAK_CUES.has(before.key))
+}
+
+/** A person introducing themselves right before the name: "my name is", "ich bin", "je m'appelle", "меня зовут". */
+const INTRODUCTION =
+  /(?<!\p{L})(?:my name is|name is|i am|i'm|this is|ich bin|ich heiße|mein name ist|je suis|je m'appelle|me llamo|soy|mi chiamo|sono|jeg hedder|jeg er|jag heter|jag är|ik ben|meu nome é|chamo-me|меня зовут|я)\s+$/iu
