@@ -47,15 +47,20 @@ export function withRefusalEvidence(
   flagsOfKey: KeyFlags,
   spanOf: (d: Detection) => { from: number; to: number },
 ): Detection[] {
+  /** The language of the text when the tagger saw no training sentence of it ('' for none of those). */
+  let language: Language | undefined
   for (let i = 0; i < found.length; i++) {
     const d = found[i]
     if (d.type !== 'PERSON' || d.score < REFUSAL_SCORE || text.charCodeAt(d.start - 1) === 64) continue
     const { from, to } = spanOf(d)
     if (from > to || to >= tokens.length) continue
     const single = from === to && tokens[from].sentenceStart
+    language ??= untrainedLanguage(text, tokens)
     const question = !single && asked(text, units, tokens, from, to)
-    if (!single && !question) continue
-    if (hasEvidence(text, tokens, from, to, flagsOfKey, question)) continue
+    const thing = to > from && thingName(tokens, from, to, flagsOfKey)
+    if (!single && !question && !thing && language === '') continue
+    if (!thing && hasEvidence(text, tokens, from, to, flagsOfKey, question || language !== '', language))
+      continue
     found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
   }
   return found
@@ -72,6 +77,81 @@ function asked(
   return units[sentenceAround(text, units, tokens[from].start, tokens[to].end).to] === 63
 }
 
+/**
+ * A name of two or more words, none a known first or last name, ending in an everyday or dictionary word:
+ * "Higgs Boson", "Beer Can", "Roth IRA" — a thing more often than a person ("Mary Beard", "Thomas Bach"
+ * keep their first name; "Ramses II" its regnal number).
+ */
+function thingName(tokens: readonly Token[], from: number, to: number, flagsOfKey: KeyFlags): boolean {
+  for (let k = from; k <= to; k++) if (flagsOfKey(tokens[k].key) & (FIRST | LAST)) return false
+  const last = tokens[to]
+  if (REGNAL.test(last.key)) return false
+  return (flagsOfKey(last.key) & (COMMON | DICTIONARY)) !== 0
+}
+
+/** A regnal number: "ii", "iii", "iv", "ix", … (lower case, as a token key). */
+const REGNAL = /^(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})$/
+
+/**
+ * Languages of benign prompts that the tagger's training data lacks, where its reading of capitalised words
+ * is weakest (tuning prompts: "Sakson Bahçesi", "Đại lộ Kearney", "Bendi ya …", "Legea Naționalității"):
+ * Vietnamese, Swahili, Turkish, Romanian. '' for any other text.
+ */
+type Language = 'vi' | 'sw' | 'tr' | 'ro' | ''
+
+/** Letters only Vietnamese writes (among the languages here): ư ơ đ and the vowels with a dot below or hook. */
+const VIETNAMESE = /[ươđƯƠĐạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/gu
+const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
+  sw: new Set([
+    'ya',
+    'kwa',
+    'katika',
+    'kila',
+    'kwenye',
+    'baada',
+    'zaidi',
+    'yake',
+    'wake',
+    'hiyo',
+    'ambayo',
+    'kisha',
+    'ikiwa',
+    'huwa',
+    'ni',
+    'wa',
+    'za',
+  ]),
+  tr: new Set([
+    've',
+    'bir',
+    'bu',
+    'için',
+    'ile',
+    'hangi',
+    'nedir',
+    'mı',
+    'olan',
+    'gibi',
+    'daha',
+    'nasıl',
+    'kadar',
+    'kim',
+  ]),
+  ro: new Set(['și', 'în', 'fost', 'pentru', 'când', 'sunt', 'să', 'cu', 'ale', 'acest', 'această']),
+}
+
+/** The text's language when it is one of {@link Language}: three letters only Vietnamese writes, or two function words and one word in eight. */
+function untrainedLanguage(text: string, tokens: readonly Token[]): Language {
+  if ((text.match(VIETNAMESE)?.length ?? 0) >= 3) return 'vi'
+  for (const language of ['sw', 'tr', 'ro'] as const) {
+    const words = FUNCTION_WORDS[language]
+    let n = 0
+    for (const t of tokens) if (t.end - t.start <= 7 && words.has(t.key)) n++
+    if (n >= 2 && n * 8 >= tokens.length) return language
+  }
+  return ''
+}
+
 function hasEvidence(
   text: string,
   tokens: readonly Token[],
@@ -79,12 +159,17 @@ function hasEvidence(
   to: number,
   flagsOfKey: KeyFlags,
   question: boolean,
+  language: Language,
 ): boolean {
   let plain = to > from
   for (let k = from; k <= to; k++) {
     const t = tokens[k]
     const flags = flagsOfKey(t.key)
-    if (flags & FIRST || (to > from && flags & LAST)) return true
+    if (to > from && flags & LAST) return true
+    // Vietnamese syllables are all first names to the gazetteer ("Đồng", "Mỹ", "Hiệp"); in the other languages
+    // a known first name opening a sentence may be a word of it (Swahili "Jana", yesterday).
+    if (flags & FIRST && language !== 'vi' && !(language !== '' && from === to && t.sentenceStart))
+      return true
     // An initial inside the name: "Б. Н. Ельцина", "J. R. Tolkien".
     if (k < to && t.dot && t.end - t.start === 1) return true
     if (flags & (COMMON | DICTIONARY) || !t.cap || t.allCaps || /['’]./.test(text.slice(t.start, t.end + 3)))
