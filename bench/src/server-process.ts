@@ -7,6 +7,8 @@ export interface ServerProcess {
   readonly name: string
   /** What the server announced (its `url` at least). */
   readonly info: { url: string } & Record<string, unknown>
+  /** The server's process id (taskset execs node, so it is node's), for its CPU time in /proc. */
+  readonly pid: number | undefined
   /**
    * SIGUSR2, then the next `{"memory":…}` line the server prints (gov-server.ts
    * with `GOV_BENCH_MEMORY_PROBE=1`); rejects after `timeoutMs`.
@@ -59,6 +61,7 @@ export async function startServerProcess(
   return {
     name,
     info,
+    pid: child.pid,
     probeMemory: (probeTimeoutMs = 300_000) => probeMemory(name, child, probeTimeoutMs),
     stop: () => stopChild(child),
   }
