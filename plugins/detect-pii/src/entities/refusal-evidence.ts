@@ -178,7 +178,8 @@ function hasEvidence(
   // Two or three capitalised words, none an everyday word: "Palle Kreiberg", "Masoud Shojai"; not in a
   // question, where such words are mostly a title or a place of another language ("Anarşinin Maskesi").
   if (plain && !question && to - from <= 2) return true
-  // A regnal number after it: "Thutmose III", "Пелагий II".
+  // A regnal number in or after it: "Thutmose III", "Пелагий II".
+  if (to > from && REGNAL.test(tokens[to].key)) return true
   if (
     to + 1 < tokens.length &&
     /^ (?:I{1,3}|IV|VI{0,3}|IX|XI{0,3})\b/.test(text.slice(tokens[to].end, tokens[to].end + 6))
