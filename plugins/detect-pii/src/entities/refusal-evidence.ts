@@ -55,7 +55,7 @@ export function withRefusalEvidence(
     const { from, to } = spanOf(d)
     if (from > to || to >= tokens.length) continue
     const single = from === to && tokens[from].sentenceStart
-    language ??= untrainedLanguage(text, tokens)
+    language ??= untrainedLanguage(text, units, tokens)
     const question = !single && asked(text, units, tokens, from, to)
     const thing = to > from && thingName(tokens, from, to, flagsOfKey)
     if (!single && !question && !thing && language === '') continue
@@ -99,8 +99,6 @@ const REGNAL = /^(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})$/
  */
 type Language = 'vi' | 'sw' | 'tr' | 'ro' | ''
 
-/** Letters only Vietnamese writes (among the languages here): ư ơ đ and the vowels with a dot below or hook. */
-const VIETNAMESE = /[ươđƯƠĐạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/gu
 const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
   sw: new Set([
     'ya',
@@ -140,16 +138,43 @@ const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
   ro: new Set(['și', 'în', 'fost', 'pentru', 'când', 'sunt', 'să', 'cu', 'ale', 'acest', 'această']),
 }
 
-/** The text's language when it is one of {@link Language}: three letters only Vietnamese writes, or two function words and one word in eight. */
-function untrainedLanguage(text: string, tokens: readonly Token[]): Language {
-  if ((text.match(VIETNAMESE)?.length ?? 0) >= 3) return 'vi'
-  for (const language of ['sw', 'tr', 'ro'] as const) {
-    const words = FUNCTION_WORDS[language]
-    let n = 0
-    for (const t of tokens) if (t.end - t.start <= 7 && words.has(t.key)) n++
-    if (n >= 2 && n * 8 >= tokens.length) return language
+/**
+ * The text's language when it is one of {@link Language}: three letters only Vietnamese writes (ư ơ đ, the
+ * vowels with a dot below or a hook), or two function words and one word in eight. The word count runs only
+ * on a text with a letter of Turkish (ı ş ğ) or Romanian (ă ș ț), or " ya " / " kwa " (Swahili).
+ */
+function untrainedLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
+  let vietnamese = 0
+  let turkish = false
+  let romanian = false
+  for (let i = 0; i < units.length; i++) {
+    const c = units[i]
+    if (c < 0x103) continue
+    if (
+      (c >= 0x1ea0 && c <= 0x1ef9) ||
+      c === 0x1b0 ||
+      c === 0x1a1 ||
+      c === 0x111 ||
+      c === 0x1af ||
+      c === 0x1a0 ||
+      c === 0x110
+    )
+      vietnamese++
+    else if (c === 0x131 || c === 0x11f || c === 0x130 || c === 0x15f) turkish = true
+    else if (c === 0x103 || c === 0x219 || c === 0x21b || c === 0x163) romanian = true
   }
+  if (vietnamese >= 3) return 'vi'
+  if (turkish && counted(tokens, FUNCTION_WORDS.tr)) return 'tr'
+  if (romanian && counted(tokens, FUNCTION_WORDS.ro)) return 'ro'
+  if ((text.includes(' ya ') || text.includes(' kwa ')) && counted(tokens, FUNCTION_WORDS.sw)) return 'sw'
   return ''
+}
+
+/** True when at least two tokens, and one in eight, are among `words`. */
+function counted(tokens: readonly Token[], words: ReadonlySet<string>): boolean {
+  let n = 0
+  for (const t of tokens) if (t.end - t.start <= 7 && words.has(t.key)) n++
+  return n >= 2 && n * 8 >= tokens.length
 }
 
 function hasEvidence(
