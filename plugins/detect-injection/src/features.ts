@@ -310,3 +310,37 @@ export function sumDistinctStoredWeights(
   out[0] = sum
   out[1] = count
 }
+
+/**
+ * {@link sumDistinctStoredWeights} over int8 weights (0.5.5): a quarter of
+ * float32's bytes, 256 KB at 18 bits, so the scattered reads miss the cache
+ * less again. Kept separate so each call site stays monomorphic, and done in
+ * two loops: the first compacts the distinct features without a branch (a
+ * repeated feature is written and not counted), the second only reads and
+ * adds, so the processor can keep many of its cache misses in flight. The sum
+ * is an exact integer, so its order does not matter.
+ */
+export function sumDistinctInt8Weights(
+  features: Int32Array,
+  n: number,
+  values: Int8Array,
+  seen: FeatureBitSet,
+  out: Float64Array,
+): void {
+  const set = seen.words
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    const f = features[i]
+    const word = f >>> 5
+    const old = set[word]
+    set[word] = old | (1 << (f & 31))
+    features[count] = f
+    // 1 when the bit was clear (a first occurrence), else 0.
+    count += ((old >>> (f & 31)) & 1) ^ 1
+  }
+  let sum = 0
+  for (let i = 0; i < count; i++) sum += values[features[i]]
+  for (let i = 0; i < count; i++) set[features[i] >>> 5] = 0
+  out[0] = sum
+  out[1] = count
+}

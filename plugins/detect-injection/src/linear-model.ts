@@ -13,6 +13,7 @@ import {
   FeatureScratch,
   hashFeatures,
   prepareFeatureCodes,
+  sumDistinctInt8Weights,
   sumDistinctStoredWeights,
   sumDistinctWeights,
 } from './features.js'
@@ -29,10 +30,11 @@ export interface Combiner {
 
 /**
  * The weights of one channel's model: float32 (`weights`, as training makes
- * them), or int16 as stored in the model file (`stored`, a weight is
- * `values[i] * scale`). The shipped model is loaded as stored: a table of half
- * the size (512 KB at 18 bits, against 1 MB of float32) that misses the cache
- * less, whose integer sum is multiplied by the scale once (0.5.4).
+ * them), or integers as stored in the model file (`stored`, a weight is
+ * `values[i] * scale`): int16 (0.5.4, 512 KB at 18 bits) or int8 (0.5.5,
+ * 256 KB). The shipped model is loaded as stored: a table a half or a quarter
+ * of float32's size that misses the cache less, whose integer sum is exact
+ * (so independent of the order of the reads) and multiplied by the scale once.
  */
 export type ChannelWeights = {
   readonly bias: number
@@ -40,7 +42,10 @@ export type ChannelWeights = {
   readonly cues?: boolean
 } & (
   | { readonly weights: Float32Array; readonly stored?: undefined }
-  | { readonly stored: { readonly values: Int16Array; readonly scale: number }; readonly weights?: undefined }
+  | {
+      readonly stored: { readonly values: Int16Array | Int8Array; readonly scale: number }
+      readonly weights?: undefined
+    }
 )
 
 /** Weight `i` of a channel, as a number, whichever way it is held (tests, tools). */
@@ -48,13 +53,18 @@ export function weightAt(channel: ChannelWeights, i: number): number {
   return channel.stored ? channel.stored.values[i] * channel.stored.scale : channel.weights[i]
 }
 
+/** How the weight files store one weight. */
+export type WeightEncoding = 'int8' | 'int16'
+
 /** One channel's entry in `model/model.json`; the weights are in a file next to it. */
 export interface ChannelFileEntry {
   readonly bias: number
-  /** A stored int16 times `scale` is the weight. */
+  /** A stored integer times `scale` is the weight. */
   readonly scale: number
-  /** File name of the little-endian int16 weights, relative to `model.json`. */
+  /** File name of the weights (little-endian int16, or int8 with `encoding: 'int8'`), relative to `model.json`. */
   readonly weights: string
+  /** How each weight is stored: `int8` (one byte, 0.5.5) or `int16` (two bytes; also when absent). */
+  readonly encoding?: WeightEncoding
   /** Whether the model scores cue features (cues.ts) besides the n-grams; absent: no. */
   readonly cues?: boolean
 }
@@ -88,14 +98,33 @@ export class LinearModel {
     this.#seen = new FeatureBitSet(bits)
   }
 
-  /** Encode weights as int16 with one scale, so the files stay small. */
-  static encodeWeights(weights: Float32Array): { scale: number; bytes: Buffer } {
+  /**
+   * Encode weights as int16 (or int8) with one scale, so the files stay small:
+   * each weight rounded to the nearest multiple of `max |w| / 32767` (`/ 127`).
+   */
+  static encodeWeights(
+    weights: Float32Array,
+    encoding: WeightEncoding = 'int16',
+  ): { scale: number; bytes: Buffer } {
     let max = 0
     for (const w of weights) max = Math.max(max, Math.abs(w))
-    const scale = max > 0 ? max / 32767 : 1
-    const bytes = Buffer.alloc(weights.length * 2)
-    for (let i = 0; i < weights.length; i++) bytes.writeInt16LE(Math.round(weights[i] / scale), i * 2)
+    const top = encoding === 'int8' ? 127 : 32767
+    const scale = max > 0 ? max / top : 1
+    const bytes = Buffer.alloc(weights.length * (encoding === 'int8' ? 1 : 2))
+    for (let i = 0; i < weights.length; i++) {
+      const q = Math.round(weights[i] / scale)
+      if (encoding === 'int8') bytes.writeInt8(q, i)
+      else bytes.writeInt16LE(q, i * 2)
+    }
     return { scale, bytes }
+  }
+
+  /** `weights` as the model holds them once encoded ({@link encodeWeights}) and decoded: what the shipped model sums. */
+  static quantized(weights: Float32Array, encoding: WeightEncoding): Float32Array {
+    const { scale, bytes } = LinearModel.encodeWeights(weights, encoding)
+    return Float32Array.from({ length: weights.length }, (_, i) =>
+      encoding === 'int8' ? bytes.readInt8(i) * scale : bytes.readInt16LE(i * 2) * scale,
+    )
   }
 
   /**
@@ -127,7 +156,10 @@ export class LinearModel {
     // Deduplicating and summing in one pass over a bit set (features.ts): the same sum, in the same order.
     const out = this.#sum
     if (ch.stored) {
-      sumDistinctStoredWeights(scratch.features, count, ch.stored.values, this.#seen, out)
+      const values = ch.stored.values
+      if (values instanceof Int8Array)
+        sumDistinctInt8Weights(scratch.features, count, values, this.#seen, out)
+      else sumDistinctStoredWeights(scratch.features, count, values, this.#seen, out)
       out[0] *= ch.stored.scale
     } else sumDistinctWeights(scratch.features, count, ch.weights, this.#seen, out)
     const sum = out[0]

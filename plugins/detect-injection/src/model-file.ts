@@ -21,17 +21,21 @@ function invalid(message: string, details?: Record<string, unknown>): GovError {
 function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): ChannelWeights {
   if (!Number.isFinite(entry?.bias) || !Number.isFinite(entry?.scale))
     throw invalid('injection model has no bias or scale for a channel')
-  if (bytes.length !== 2 << bits)
+  const encoding = entry.encoding ?? 'int16'
+  if (encoding !== 'int8' && encoding !== 'int16')
+    throw invalid('injection model names an unknown weight encoding', { encoding })
+  const width = encoding === 'int8' ? 1 : 2
+  if (bytes.length !== width << bits)
     throw invalid('injection model weights have the wrong size', {
-      expected: 2 << bits,
+      expected: width << bits,
       actual: bytes.length,
     })
   // A typed view, copied (so the file's buffer can go, and the copy is 2-byte aligned).
-  // Little-endian, as every supported platform is. The model sums these int16 values as
+  // Little-endian, as every supported platform is. The model sums these integer values as
   // they are (linear-model.ts); no float32 copy is kept.
   const copy = new Uint8Array(bytes.length)
   copy.set(bytes)
-  const values = new Int16Array(copy.buffer)
+  const values = encoding === 'int8' ? new Int8Array(copy.buffer) : new Int16Array(copy.buffer)
   return {
     bias: entry.bias,
     ...(entry.cues === true ? { cues: true } : {}),

@@ -7,7 +7,7 @@
  * threshold keeps the false-positive rate on those rows under a target.
  */
 import { InjectionDetector } from '../src/detector.js'
-import type { Combiner } from '../src/linear-model.js'
+import type { Combiner, WeightEncoding } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
 import { loadExtraRows, type Row, sourceFamily } from './dataset.js'
@@ -142,6 +142,10 @@ export function trainChannel(
  * model trained without the row's whole source group (NaN for other rows).
  * What the model says about a kind of text it has never seen: the combiner is
  * fitted on these, so it trusts the model only as far as it transfers.
+ * With `encoding`, each fold model's weights are first rounded as the model
+ * file stores them (`int8` since 0.5.5), so the logits are those of the model
+ * as it ships; the logits of the unrounded weights then go to `unrounded`,
+ * when given, for comparison.
  */
 export function outOfGroupLogits(
   rows: readonly Row[],
@@ -152,6 +156,8 @@ export function outOfGroupLogits(
   rowWeights?: Float64Array,
   log: (group: string) => void = () => {},
   augmented?: AugmentedExamples,
+  encoding?: WeightEncoding,
+  unrounded?: Float64Array,
 ): Float64Array {
   const groups = rows.map((row) => sourceGroup(row.source))
   const logits = new Float64Array(rows.length).fill(Number.NaN)
@@ -168,9 +174,11 @@ export function outOfGroupLogits(
       augmented,
       name,
     )
+    const shipped = encoding ? LinearModel.quantized(weights, encoding) : weights
     rows.forEach((row, i) => {
-      if (groups[i] === name && row.channel === channel)
-        logits[i] = rowLogit(weights, bias, examples[i], options.cues === true)
+      if (groups[i] !== name || row.channel !== channel) return
+      logits[i] = rowLogit(shipped, bias, examples[i], options.cues === true)
+      if (unrounded) unrounded[i] = rowLogit(weights, bias, examples[i], options.cues === true)
     })
     log(name)
   }

@@ -24,7 +24,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { Combiner, ModelFile } from '../src/linear-model.js'
+import type { Combiner, ModelFile, WeightEncoding } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
 import { augmentToolRows } from './augment.js'
@@ -96,6 +96,24 @@ function maxOrdinaryFprOf(argv: readonly string[], channel: Channel): number {
   return i >= 0 ? Number(argv[i + 1]) : MAX_ORDINARY_FPR[channel]
 }
 const CHANNELS: readonly Channel[] = ['direct', 'tool']
+
+/**
+ * Default of --encoding: how the model file stores each weight. int8 since
+ * 0.5.5 (256 KB per channel at 18 bits, against 512 KB of int16): the model
+ * reads ~3,500 scattered weights per KB of text, and a smaller table misses
+ * the cache less. The leave-one-source-out fold models are rounded the same
+ * way before they score their group, so the calibration sees the model as it
+ * ships (README, Performance and Quality, 0.5.5).
+ */
+const ENCODING: WeightEncoding = 'int8'
+
+function encodingOf(argv: readonly string[]): WeightEncoding {
+  const i = argv.indexOf('--encoding')
+  if (i < 0) return ENCODING
+  const value = argv[i + 1]
+  if (value === 'int8' || value === 'int16') return value
+  throw new Error(`--encoding takes int8 or int16, not ${value}`)
+}
 /** k-means rounds for `--clusters`. */
 const CLUSTER_ITERATIONS = 10
 
@@ -226,18 +244,23 @@ function groupTable(rows: readonly Row[], score: (i: number) => number, threshol
  * file outside the repository, so the calibration can be re-run alone; the
  * file is only valid for the same data and options.
  */
-function cachedLogits(channel: Channel, compute: () => Float64Array): Float64Array {
+function cachedLogits(channel: Channel, compute: () => Float64Array, unrounded?: Float64Array): Float64Array {
   const i = process.argv.indexOf('--logits-cache')
   if (i < 0) return compute()
   const path = `${process.argv[i + 1]}.${channel}.json`
+  const read = (file: string) =>
+    Float64Array.from(JSON.parse(readFileSync(file, 'utf8')) as (number | null)[], (x) => x ?? Number.NaN)
+  const write = (file: string, xs: Float64Array) =>
+    writeFileSync(file, JSON.stringify(Array.from(xs, (x) => (Number.isNaN(x) ? null : x))))
+  // The logits of the unrounded fold weights (--encoding) are kept next to them.
+  const unroundedPath = `${process.argv[i + 1]}.${channel}.unrounded.json`
   if (existsSync(path)) {
-    return Float64Array.from(
-      JSON.parse(readFileSync(path, 'utf8')) as (number | null)[],
-      (x) => x ?? Number.NaN,
-    )
+    if (unrounded && existsSync(unroundedPath)) unrounded.set(read(unroundedPath))
+    return read(path)
   }
   const logits = compute()
-  writeFileSync(path, JSON.stringify(Array.from(logits, (x) => (Number.isNaN(x) ? null : x))))
+  write(path, logits)
+  if (unrounded) write(unroundedPath, unrounded)
   return logits
 }
 
@@ -259,6 +282,7 @@ function main(): void {
     denseOptions,
   } = parseArgs(process.argv.slice(2))
   const options = shared
+  const encoding = encodingOf(process.argv)
   const optionsOf = (channel: Channel): TrainOptions => ({
     ...shared,
     ...(channel === 'direct' ? { l2: l2Direct } : {}),
@@ -318,20 +342,33 @@ function main(): void {
   const scores = new Float64Array(rows.length).fill(Number.NaN)
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined
   for (const channel of CHANNELS.filter((c) => only === undefined || c === only)) {
-    const logits = cachedLogits(channel, () =>
-      outOfGroupLogits(
-        rows,
-        channel,
-        examples,
-        optionsOf(channel),
-        extra,
-        rowWeights,
-        (g) => console.error(`${channel}: left out ${g}`),
-        augmented,
-      ),
+    const unrounded = new Float64Array(rows.length).fill(Number.NaN)
+    const logits = cachedLogits(
+      channel,
+      () =>
+        outOfGroupLogits(
+          rows,
+          channel,
+          examples,
+          optionsOf(channel),
+          extra,
+          rowWeights,
+          (g) => console.error(`${channel}: left out ${g}`),
+          augmented,
+          encoding,
+          unrounded,
+        ),
+      unrounded,
     )
     const maxFpr = maxFprOf(process.argv, channel)
     const maxOrdinaryFpr = maxOrdinaryFprOf(process.argv, channel)
+    if (unrounded.some((x) => !Number.isNaN(x))) {
+      // The same fold models before their weights were rounded to the file's encoding: what rounding costs.
+      const r = fitCombiner(rows, channel, unrounded, ruleWeights, THRESHOLD, maxFpr, maxOrdinaryFpr)
+      console.log(
+        `${channel} with unrounded fold weights: combiner ${JSON.stringify(r.combiner)}; F1 ${r.f1.toFixed(3)}, recall ${r.recall.toFixed(3)}, FPR ${r.fpr.toFixed(4)} (ordinary benign ${r.ordinaryFpr.toFixed(4)})`,
+      )
+    }
     const denseLogits =
       denseData && dense.includes(channel)
         ? outOfGroupDenseLogits(rows, channel, denseData, denseOptions, rowWeights, augmented, (g) =>
@@ -405,8 +442,10 @@ function main(): void {
   if (dryRun) return
 
   const encoded = Object.fromEntries(
-    CHANNELS.map((c) => [c, LinearModel.encodeWeights(trained[c].weights)]),
+    CHANNELS.map((c) => [c, LinearModel.encodeWeights(trained[c].weights, encoding)]),
   ) as Record<Channel, ReturnType<typeof LinearModel.encodeWeights>>
+  // int16 files keep 0.5.4's entries (no `encoding` field), so `--encoding int16` rewrites them byte for byte.
+  const encodingEntry = encoding === 'int8' ? { encoding } : {}
   const file: ModelFile = {
     format: 2,
     bits: options.bits,
@@ -415,12 +454,14 @@ function main(): void {
         bias: trained.direct.bias,
         scale: encoded.direct.scale,
         weights: 'direct.bin',
+        ...encodingEntry,
         ...(cues.includes('direct') ? { cues: true } : {}),
       },
       tool: {
         bias: trained.tool.bias,
         scale: encoded.tool.scale,
         weights: 'tool.bin',
+        ...encodingEntry,
         ...(cues.includes('tool') ? { cues: true } : {}),
       },
     },
@@ -446,6 +487,7 @@ function main(): void {
       options,
       l2Direct,
       cues: cues.join('+') || 'none',
+      encoding,
     },
   }
   // --out DIR writes a trial model elsewhere (to compare it with eval/model-ab.js or eval.js --model).
