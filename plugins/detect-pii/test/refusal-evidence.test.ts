@@ -27,6 +27,13 @@ const NO_PERSON = [
   // Turkish "Kim" (who) and Swahili "Madaktari" (doctors) opening a sentence.
   ['Kim bu şiiri yazmıştır ve ne zaman?', ['PERSON:Kim']],
   ['Madaktari hutoza hospitali $150 kwa saa. Wagonjwa ni wangapi?', ['PERSON:Madaktari']],
+  // Turkish "Kara" (black) opening a question, and a place with a Turkish suffix.
+  ['Kara veba hangi yıl Avrupa’yı vurmuştur?', ['PERSON:Kara', 'PERSON:Avrupa’yı']],
+  // English text: a lone word that is no known name, anywhere in the sentence.
+  [
+    'You are an AI sent back in time to watch the building of the Great Pyramid of Giza. Describe the scene.',
+    ['PERSON:Giza'],
+  ],
   // A thing named by words that are no names, ending in a dictionary word.
   ['Explain how Higgs Boson decays were first measured.', ['PERSON:Higgs Boson']],
   // A place tied to the writer by a cue alone, and a persona read as a place.
@@ -56,6 +63,11 @@ describe('refusing needs evidence of a person (0.6.2)', () => {
     assert.deepEqual(found('Palle Kreiberg var lærer, men i sin fritid arbejdede han.'), [
       'PERSON:Palle Kreiberg!',
     ])
+    // English text: an unknown surname after a title; a known name anywhere.
+    assert.deepEqual(found('Please send the signed contract to Mr. Abakumov today and tell him the price.'), [
+      'PERSON:Abakumov!',
+    ])
+    assert.deepEqual(found('The invoice was sent to Anna Berg and she has paid it.'), ['PERSON:Anna Berg!'])
     // A place beside a name still refuses.
     assert.deepEqual(found('Anna Berg from Oslo asked about her order.'), [
       'PERSON:Anna Berg!',

@@ -49,6 +49,7 @@ export function withRefusalEvidence(
 ): Detection[] {
   /** The language of the text when the tagger saw no training sentence of it ('' for none of those). */
   let language: Language | undefined
+  let english: boolean | undefined
   for (let i = 0; i < found.length; i++) {
     const d = found[i]
     if (d.type !== 'PERSON' || d.score < REFUSAL_SCORE || text.charCodeAt(d.start - 1) === 64) continue
@@ -58,7 +59,9 @@ export function withRefusalEvidence(
     language ??= untrainedLanguage(text, units, tokens)
     const question = !single && asked(text, units, tokens, from, to)
     const thing = to > from && thingName(tokens, from, to, flagsOfKey)
-    if (!single && !question && !thing && language === '') continue
+    english ??= englishText(tokens)
+    const unknown = english && from === to && (flagsOfKey(tokens[from].key) & (FIRST | LAST)) === 0
+    if (!single && !question && !thing && !unknown && language === '') continue
     if (!thing && hasEvidence(text, tokens, from, to, flagsOfKey, question || language !== '', language))
       continue
     found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
@@ -139,33 +142,37 @@ const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
 }
 
 /**
- * The text's language when it is one of {@link Language}: three letters only Vietnamese writes (ư ơ đ, the
- * vowels with a dot below or a hook), or two function words and one word in eight. The word count runs only
- * on a text with a letter of Turkish (ı ş ğ) or Romanian (ă ș ț), or " ya " / " kwa " (Swahili).
+ * The text's language when it is one of {@link Language}: three letters only Vietnamese writes (ư ơ, the
+ * vowels with a dot below or a hook); two letters only Turkish (ı ğ İ) or Romanian (ă ș ț) writes, or one
+ * of them (or Turkish ş) and two function words, one word in eight; for Swahili, " ya " or " kwa " and
+ * two function words, one word in eight.
  */
 function untrainedLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
   let vietnamese = 0
-  let turkish = false
-  let romanian = false
+  let turkish = 0
+  let romanian = 0
   for (let i = 0; i < units.length; i++) {
     const c = units[i]
-    if (c < 0x103) continue
-    if (
-      (c >= 0x1ea0 && c <= 0x1ef9) ||
-      c === 0x1b0 ||
-      c === 0x1a1 ||
-      c === 0x111 ||
-      c === 0x1af ||
-      c === 0x1a0 ||
-      c === 0x110
+    if (c < 0x102) continue
+    // Not "đ": Croatian and Serbian write it too.
+    if ((c >= 0x1ea0 && c <= 0x1ef9) || c === 0x1b0 || c === 0x1a1 || c === 0x1af || c === 0x1a0) vietnamese++
+    else if (c === 0x131 || c === 0x11f || c === 0x130 || c === 0x11e) turkish += 2
+    else if (c === 0x15f || c === 0x15e) turkish++
+    else if (
+      c === 0x103 ||
+      c === 0x102 ||
+      c === 0x219 ||
+      c === 0x21b ||
+      c === 0x218 ||
+      c === 0x21a ||
+      c === 0x163
     )
-      vietnamese++
-    else if (c === 0x131 || c === 0x11f || c === 0x130 || c === 0x15f) turkish = true
-    else if (c === 0x103 || c === 0x219 || c === 0x21b || c === 0x163) romanian = true
+      romanian += 2
   }
   if (vietnamese >= 3) return 'vi'
-  if (turkish && counted(tokens, FUNCTION_WORDS.tr)) return 'tr'
-  if (romanian && counted(tokens, FUNCTION_WORDS.ro)) return 'ro'
+  // Two letters only Turkish (ı ğ İ) or Romanian (ă ș ț) writes, or one and two function words.
+  if (turkish >= 4 || (turkish > 0 && counted(tokens, FUNCTION_WORDS.tr))) return 'tr'
+  if (romanian >= 4 || (romanian > 0 && counted(tokens, FUNCTION_WORDS.ro))) return 'ro'
   if ((text.includes(' ya ') || text.includes(' kwa ')) && counted(tokens, FUNCTION_WORDS.sw)) return 'sw'
   return ''
 }
@@ -224,3 +231,32 @@ function hasEvidence(
 /** A person introducing themselves right before the name: "my name is", "ich bin", "je m'appelle", "меня зовут". */
 const INTRODUCTION =
   /(?<!\p{L})(?:my name is|name is|i am|i'm|this is|ich bin|ich heiße|mein name ist|je suis|je m'appelle|me llamo|soy|mi chiamo|sono|jeg hedder|jeg er|jag heter|jag är|ik ben|meu nome é|chamo-me|меня зовут|я)\s+$/iu
+
+/** English function words, for {@link englishText}. */
+const ENGLISH = new Set([
+  'the',
+  'and',
+  'of',
+  'to',
+  'is',
+  'are',
+  'was',
+  'in',
+  'that',
+  'with',
+  'for',
+  'you',
+  'your',
+])
+
+/**
+ * True for English text: two English function words, one word in eight. There a lone capitalised word that
+ * is no known first or last name is doubtful anywhere ("growing Arabidopsis", "the Great Pyramid of Giza",
+ * "a planet named Xorbia"); English capitalises no common nouns, so the tagger is surest there — and wrong
+ * on the invented and foreign words of prompts.
+ */
+function englishText(tokens: readonly Token[]): boolean {
+  let n = 0
+  for (const t of tokens) if (t.end - t.start <= 4 && ENGLISH.has(t.key)) n++
+  return n >= 2 && n * 8 >= tokens.length
+}
