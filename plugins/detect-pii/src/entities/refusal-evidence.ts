@@ -193,6 +193,8 @@ function hasEvidence(
   question: boolean,
   language: Language,
 ): boolean {
+  // Vietnamese writes the syllables of a name all capitalised: "từ thực", "lập luận" are words.
+  if (language === 'vi') for (let k = from; k <= to; k++) if (!tokens[k].cap) return false
   let plain = to > from
   for (let k = from; k <= to; k++) {
     const t = tokens[k]

@@ -397,6 +397,17 @@ export function tagEntities(
     const strong = new EntityTagger(text, units, gazetteer, mode, tokens)
       .run()
       .filter((d) => d.score >= STRONG_RULE)
+    if (strong.length > 0) {
+      const lexicon = lexiconOf(gazetteer)
+      withRefusalEvidence(
+        text,
+        units,
+        tokens,
+        strong,
+        (key) => flagsOfWord(lexicon, key),
+        (d) => ({ from: tokenAt(tokens, d.start), to: tokenAt(tokens, d.end - 1, true) }),
+      )
+    }
     return text.includes('@')
       ? withHandles(strong, findHandles(text, tokens, codeTokens(text, tokens)))
       : strong
