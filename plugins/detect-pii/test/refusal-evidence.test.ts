@@ -29,6 +29,13 @@ const NO_PERSON = [
   ['Madaktari hutoza hospitali $150 kwa saa. Wagonjwa ni wangapi?', ['PERSON:Madaktari']],
   // Turkish "Kara" (black) opening a question, and a place with a Turkish suffix.
   ['Kara veba hangi yıl Avrupa’yı vurmuştur?', ['PERSON:Kara', 'PERSON:Avrupa’yı']],
+  // An acronym that is also a first name ("ABD", Turkish for USA).
+  ['Üniversitenin bulunduğu büyük ABD şehri hangisidir ve neden ünlüdür?', ['PERSON:ABD']],
+  // A documented parameter written like a handle.
+  [
+    'def eat(count, hunger):\n    """\n    Variables:\n    @count : integer\n        the number eaten.\n    """',
+    ['PERSON:count'],
+  ],
   // English text: a lone word that is no known name, anywhere in the sentence.
   [
     'You are an AI sent back in time to watch the building of the Great Pyramid of Giza. Describe the scene.',
@@ -68,6 +75,8 @@ describe('refusing needs evidence of a person (0.6.2)', () => {
       'PERSON:Abakumov!',
     ])
     assert.deepEqual(found('The invoice was sent to Anna Berg and she has paid it.'), ['PERSON:Anna Berg!'])
+    // A social handle in prose still refuses.
+    assert.deepEqual(found('Ask @jsmith about the invoice.'), ['PERSON:jsmith!'])
     // A place beside a name still refuses.
     assert.deepEqual(found('Anna Berg from Oslo asked about her order.'), [
       'PERSON:Anna Berg!',

@@ -52,7 +52,13 @@ export function withRefusalEvidence(
   let english: boolean | undefined
   for (let i = 0; i < found.length; i++) {
     const d = found[i]
-    if (d.type !== 'PERSON' || d.score < REFUSAL_SCORE || text.charCodeAt(d.start - 1) === 64) continue
+    if (d.type !== 'PERSON' || d.score < REFUSAL_SCORE) continue
+    if (text.charCodeAt(d.start - 1) === 64) {
+      // A handle is evidence, except a documented parameter opening a line: "    @number : integer".
+      if (parameterLabel(text, d))
+        found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
+      continue
+    }
     const { from, to } = spanOf(d)
     if (from > to || to >= tokens.length) continue
     const single = from === to && tokens[from].sentenceStart
@@ -67,6 +73,14 @@ export function withRefusalEvidence(
     found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
   }
   return found
+}
+
+/** True for "@name" opening a line (after spaces) and followed by a colon: a parameter in a docstring. */
+function parameterLabel(text: string, d: Detection): boolean {
+  return (
+    /^[ \t]*:/.test(text.slice(d.end, d.end + 4)) &&
+    /(?:^|\n)[ \t*]*$/.test(text.slice(Math.max(0, d.start - 41), d.start - 1))
+  )
 }
 
 /** True when the name's sentence is a question ("Sakson Bahçesi Lehçe'de nedir?", "Каким было население Варшавы?"). */
@@ -202,7 +216,13 @@ function hasEvidence(
     if (to > from && flags & LAST) return true
     // Vietnamese syllables are all first names to the gazetteer ("Đồng", "Mỹ", "Hiệp"); in the other languages
     // a known first name opening a sentence may be a word of it (Swahili "Jana", yesterday).
-    if (flags & FIRST && language !== 'vi' && !(language !== '' && from === to && t.sentenceStart))
+    // Not an all-capital word ("ABD", Turkish for USA): acronyms are no first names.
+    if (
+      flags & FIRST &&
+      !t.allCaps &&
+      language !== 'vi' &&
+      !(language !== '' && from === to && t.sentenceStart)
+    )
       return true
     // An initial inside the name: "Б. Н. Ельцина", "J. R. Tolkien".
     if (k < to && t.dot && t.end - t.start === 1) return true
