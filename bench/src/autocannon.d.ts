@@ -39,6 +39,8 @@ declare module 'autocannon' {
     url: string
     connections?: number
     duration?: number
+    /** Milliseconds between samples (default 1000); the run stops at the first sample after `duration`. */
+    sampleInt?: number
     pipelining?: number
     timeout?: number
     headers?: Record<string, string>

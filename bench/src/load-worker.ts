@@ -84,12 +84,15 @@ async function runAutocannon(
   job: Pick<LoadJob, 'url' | 'headers' | 'connections'>,
   seconds: number,
   firstPrompt: number,
+  /** autocannon stops at the first sample tick after `seconds`; its requests.average is per tick. */
+  sampleMs = 1000,
 ) {
   let n = firstPrompt
   return autocannon({
     url: job.url,
     connections: job.connections,
     duration: seconds,
+    sampleInt: sampleMs,
     timeout: 30,
     headers: { 'content-type': 'application/json', ...job.headers },
     requests: [
@@ -170,7 +173,8 @@ async function runOnce(job: LoadJob): Promise<LoadResult> {
 async function runJob(job: WorkerJob): Promise<LoadRun | LoadResult['unloaded']> {
   if (job.kind === 'unloaded')
     return runUnloaded({ ...job, unloadedRequests: job.requests }, job.firstPrompt % distinct)
-  const r = await runAutocannon(job, job.seconds, job.firstPrompt % distinct)
+  // Ticks of 100 ms, so a run lasts its seconds to 0.1 s, not to the next whole second (req/s here is total ÷ duration).
+  const r = await runAutocannon(job, job.seconds, job.firstPrompt % distinct, 100)
   return {
     requests: r.requests.total,
     sent: r.requests.sent,

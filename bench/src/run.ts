@@ -247,7 +247,9 @@ async function main(): Promise<number> {
   const options = parseRunOptions(process.argv.slice(2))
   await mkdir(logsDir, { recursive: true })
   const pinned = canPin()
-  const log = (line: string) => process.stderr.write(`${line}\n`)
+  const t0 = performance.now()
+  const log = (line: string) =>
+    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`)
   log(
     pinned
       ? `servers pinned to core ${SERVER_CORE}, load generator to core ${LOAD_CORE} (taskset)`
@@ -270,6 +272,7 @@ async function main(): Promise<number> {
   try {
     log(`starting ${options.targets.join(', ')}`)
     const running = await startAll(options.targets, mock, options)
+    log('all targets up')
     const worker = startLoadWorker(join(here, 'load-worker.js'))
     try {
       // Each target alone first: preflight, warm-up, unloaded latency.
@@ -357,6 +360,7 @@ async function main(): Promise<number> {
         }
       }
       roundsMachine = { before, after: machineNow() }
+      log('rounds done')
       for (const r of running) {
         if (!r.before || !r.started.scrape) continue
         // Calls autocannon abandoned at the end are still in flight in gov: wait until they finish.
