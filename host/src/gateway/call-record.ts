@@ -46,6 +46,9 @@ export class CallRecord {
   requestSha256: string | undefined
   /** The parsed request body as sent upstream (steps edit it through the Exchange). */
   body: Record<string, unknown> | undefined
+  /** The request body's bytes as the caller sent them, and how many object keys they hold (`jsonKeysIn`). */
+  bodyBytes: Buffer | undefined
+  bodyKeys = -1
   chain: Chain | undefined
   /** The agent's pipeline, or undefined for an agent on the default preset. */
   pipeline: PipelineRecord | undefined
@@ -56,6 +59,8 @@ export class CallRecord {
   /** The answer body as it will be written (JSON; re-chunked as SSE for streaming callers). */
   answerBody: Record<string, unknown> | undefined
   answer: Answer | undefined
+  /** The provider's bytes of `answerBody` (a JSON answer read whole); undefined once anything else replaced it. */
+  answerBytes: Buffer | undefined
   /** True when the answer came from upstream (not from a step's `respond`); a retry needs one. */
   fromUpstream = false
   tokenId: string | undefined

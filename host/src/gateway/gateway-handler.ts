@@ -17,8 +17,8 @@ import type { Chain } from '../chain/chain.js'
 import type { ChainBuilder } from '../chain/chain-builder.js'
 import type { ChainRunner } from '../chain/chain-runner.js'
 import type { GovConfig } from '../config.js'
-import { parseJson, readBody } from '../http/body.js'
-import { sendJson, toGovError } from '../http/respond.js'
+import { bytesMeanValue, jsonKeysIn, parseJsonCounted, readBody } from '../http/body.js'
+import { sendJson, sendJsonBytes, toGovError } from '../http/respond.js'
 import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
@@ -156,7 +156,10 @@ export class GatewayHandler {
     const raw = await readBody(req, this.deps.config.maxBodyBytes)
     // The audit trail keeps this hash, never the prompt text.
     rec.requestSha256 = sha256Hex(raw)
-    rec.body = parseJson(raw, true, this.deps.config.maxJsonDepth) as Record<string, unknown>
+    const parsed = parseJsonCounted(raw, true, this.deps.config.maxJsonDepth)
+    rec.body = parsed.value as Record<string, unknown>
+    rec.bodyBytes = raw
+    rec.bodyKeys = parsed.keys
   }
 
   async #resolveChain(rec: CallRecord): Promise<Chain> {
@@ -248,6 +251,7 @@ export class GatewayHandler {
       'text' in verdict.answer
         ? rec.adapter.buildTextAnswer(verdict.answer.text, exchange)
         : structuredClone(verdict.answer.body)
+    rec.answerBytes = undefined
     Object.assign(rec.headers, verdict.headers)
     rec.fromUpstream = false
   }
@@ -277,16 +281,16 @@ export class GatewayHandler {
       throw new ProviderError(upstream)
     }
     const text = upstream.body.toString('utf8')
+    const sse = upstream.contentType.includes('text/event-stream')
     let answerBody: Record<string, unknown>
     try {
-      answerBody = upstream.contentType.includes('text/event-stream')
-        ? rec.adapter.reassembleStream(text)
-        : parseUpstreamJson(text)
+      answerBody = sse ? rec.adapter.reassembleStream(text) : parseUpstreamJson(text)
     } catch (err) {
       await this.#outcome(rec, { kind: 'failure', reason: 'status', status: 502, durationMs })
       throw err
     }
     rec.answerBody = answerBody
+    rec.answerBytes = sse ? undefined : upstream.body
     rec.fromUpstream = true
     try {
       this.#parseAnswer(rec)
@@ -320,7 +324,7 @@ export class GatewayHandler {
       const upstream = await this.deps.upstream.send(
         provider,
         headers,
-        JSON.stringify(body),
+        this.#requestPayload(rec, body),
         callerGone,
         rec.held?.upstreamSink(),
         // The provider's request id joins the answer's headers before a byte of a stream leaves.
@@ -332,6 +336,24 @@ export class GatewayHandler {
       span?.failed(err)
       throw err
     }
+  }
+
+  /**
+   * What goes upstream for `body`: the caller's own bytes when `body` is the
+   * request as parsed, nothing could have edited it, and the bytes mean exactly
+   * what gov read ({@link bytesMeanValue}); else its JSON. Saves serialising
+   * the request on every call of a pipeline without steps or in observe mode.
+   */
+  #requestPayload(rec: CallRecord, body: Record<string, unknown>): string | Buffer {
+    const bytes = rec.bodyBytes
+    if (
+      bytes !== undefined &&
+      body === rec.body &&
+      untouched(rec) &&
+      bytesMeanValue(bytes, rec.bodyKeys, body)
+    )
+      return bytes
+    return JSON.stringify(body)
   }
 
   async #outcome(rec: CallRecord, outcome: Parameters<ChainRunner['outcome']>[5]): Promise<void> {
@@ -377,8 +399,10 @@ export class GatewayHandler {
         continue
       }
       // A step edited the answer: drop copies of its text no step saw (logprobs, citations).
-      if (rec.call?.mode === 'enforce' && answer.message.parts.some((p) => p.edited))
+      if (rec.call?.mode === 'enforce' && answer.message.parts.some((p) => p.edited)) {
         rec.adapter.dropUnscannedText(rec.answerBody as Record<string, unknown>)
+        rec.answerBytes = undefined
+      }
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
       return
     }
@@ -428,7 +452,17 @@ export class GatewayHandler {
         ...rec.headers,
       })
       res.end(sse)
-    } else sendJson(res, status, body, rec.headers)
+      return
+    }
+    // The provider's own bytes when nothing could have changed the answer and they mean what gov read.
+    const bytes = rec.answerBytes
+    if (
+      bytes !== undefined &&
+      untouched(rec) &&
+      bytesMeanValue(bytes, jsonKeysIn(bytes, this.deps.config.maxJsonDepth), body)
+    )
+      sendJsonBytes(res, status, bytes, rec.headers)
+    else sendJson(res, status, body, rec.headers)
   }
 
   /** Every refusal and error: recorded, then answered in the caller's vendor format. */
@@ -535,6 +569,14 @@ class CallerGone implements CallerSignal {
     this.#listener = undefined
     this.res.off('close', this.#onClose)
   }
+}
+
+/**
+ * True when no step can have edited the request or answer bodies of this call:
+ * its chain has no steps, or it runs in observe mode (steps see copies).
+ */
+function untouched(rec: CallRecord): boolean {
+  return rec.call?.mode === 'observe' || (rec.chain as Chain).steps.length === 0
 }
 
 /** A provider's own error answer, passed to the caller with its status and body. */

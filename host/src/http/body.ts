@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
 import { GovError } from '@gov/core'
 
@@ -78,29 +79,100 @@ const OPEN_BRACE = 0x7b
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACE = 0x7d
 const CLOSE_BRACKET = 0x5d
+const COLON = 0x3a
 
 /**
  * Throw 400 `invalid_request` when the JSON text nests deeper than `maxDepth`.
  * One pass over the bytes with a counter, no recursion and no allocation, so it
  * runs before anything else walks the value. Brackets inside strings do not
- * count; malformed JSON is left for `JSON.parse` to reject.
+ * count; malformed JSON is left for `JSON.parse` to reject. Returns how many
+ * object keys the text holds (see {@link jsonKeysIn}), duplicates included.
  */
-export function checkJsonDepth(buffer: Buffer, maxDepth: number): void {
+export function checkJsonDepth(buffer: Buffer, maxDepth: number): number {
+  const keys = jsonKeysIn(buffer, maxDepth)
+  if (keys < 0) {
+    throw new GovError(
+      'invalid_request',
+      `request body nests arrays and objects deeper than ${maxDepth} levels`,
+      400,
+      { limit: maxDepth },
+    )
+  }
+  return keys
+}
+
+/**
+ * How many object keys the JSON text holds, duplicates included (a string
+ * followed by `:`), or -1 when it nests arrays and objects deeper than
+ * `maxDepth`. One pass over the bytes outside strings; strings are jumped
+ * with `indexOf`. For well-formed JSON only (malformed text gives a count that
+ * means nothing; `JSON.parse` rejects it anyway).
+ */
+export function jsonKeysIn(buffer: Buffer, maxDepth: number): number {
   let depth = 0
-  for (let i = 0; i < buffer.length; i++) {
+  let keys = 0
+  const end = buffer.length
+  for (let i = 0; i < end; i++) {
     const byte = buffer[i]
-    if (byte === QUOTE) i = stringEnd(buffer, i)
-    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-      if (++depth > maxDepth) {
-        throw new GovError(
-          'invalid_request',
-          `request body nests arrays and objects deeper than ${maxDepth} levels`,
-          400,
-          { limit: maxDepth },
-        )
+    if (byte === QUOTE) {
+      i = stringEnd(buffer, i)
+      let next = i + 1
+      while (next < end && isJsonSpace(buffer[next] as number)) next++
+      if (buffer[next] === COLON) {
+        keys++
+        i = next
       }
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > maxDepth) return -1
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--
   }
+  return keys
+}
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
+}
+
+/**
+ * How many keys the objects of a parsed JSON value hold, all levels. `JSON.parse`
+ * keeps one key of a name per object (the last), so this equals
+ * {@link jsonKeysIn} of its text exactly when no object of the text repeats a key.
+ * Iterative: a provider's answer is not depth-checked.
+ */
+export function jsonKeysOf(value: unknown): number {
+  let keys = 0
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v !== 'object' || v === null) continue
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i]
+        if (typeof item === 'object' && item !== null) stack.push(item)
+      }
+      continue
+    }
+    const names = Object.keys(v)
+    keys += names.length
+    for (let i = 0; i < names.length; i++) {
+      const item = (v as Record<string, unknown>)[names[i] as string]
+      if (typeof item === 'object' && item !== null) stack.push(item)
+    }
+  }
+  return keys
+}
+
+/**
+ * True when `bytes` say exactly what `value` (their `JSON.parse`) holds to any
+ * reader, so they can be sent on in place of `JSON.stringify(value)`: they are
+ * valid UTF-8 (`toString` would turn a bad sequence into U+FFFD that another
+ * decoder may read otherwise) and no object repeats a key (`JSON.parse` keeps
+ * the last, some parsers the first, so gov and the reader could see different
+ * values). `keys` is {@link jsonKeysIn} of the bytes. Numbers are the same
+ * decimal text gov read as a double, whitespace and escapes mean nothing.
+ */
+export function bytesMeanValue(bytes: Buffer, keys: number, value: unknown): boolean {
+  return keys >= 0 && isUtf8(bytes) && jsonKeysOf(value) === keys
 }
 
 /**
@@ -174,13 +246,28 @@ export function checkSurrogates(buffer: Buffer): void {
   }
 }
 
+/** A parsed JSON body and how many object keys its text holds ({@link jsonKeysIn}). */
+export interface ParsedBody {
+  readonly value: unknown
+  readonly keys: number
+}
+
 /**
  * Parse a JSON body; 400 `invalid_request` when it nests deeper than
  * `maxDepth` or holds a lone surrogate, 400 `invalid_json` when it is not
  * JSON, 400 `invalid_request` when `requireObject` and it is not an object.
  */
 export function parseJson(buffer: Buffer, requireObject = true, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
-  checkJsonDepth(buffer, maxDepth)
+  return parseJsonCounted(buffer, requireObject, maxDepth).value
+}
+
+/** {@link parseJson}, also giving the key count of the text (for {@link bytesMeanValue}). */
+export function parseJsonCounted(
+  buffer: Buffer,
+  requireObject = true,
+  maxDepth = DEFAULT_MAX_JSON_DEPTH,
+): ParsedBody {
+  const keys = checkJsonDepth(buffer, maxDepth)
   checkSurrogates(buffer)
   let value: unknown
   try {
@@ -191,5 +278,5 @@ export function parseJson(buffer: Buffer, requireObject = true, maxDepth = DEFAU
   if (requireObject && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new GovError('invalid_request', 'request body must be a JSON object', 400)
   }
-  return value
+  return { value, keys }
 }

@@ -7,15 +7,42 @@ export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  })
+  res.writeHead(status, jsonHeaders(Buffer.byteLength(text), headers))
   res.end(text)
+}
+
+/** Write a JSON answer whose UTF-8 bytes are at hand (a provider's answer passed on unchanged). */
+export function sendJsonBytes(
+  res: ServerResponse,
+  status: number,
+  bytes: Buffer,
+  headers?: Record<string, string>,
+): void {
+  res.writeHead(status, jsonHeaders(bytes.length, headers))
+  res.end(bytes)
+}
+
+/**
+ * The header list of a JSON answer as one flat `[name, value, …]` array for
+ * `writeHead`: the same headers in the same order as the object
+ * `{ 'content-type': 'application/json', 'content-length': …, ...headers }`
+ * (a key of `headers` named like one of the first two replaces its value in
+ * place), without building that object per answer.
+ */
+function jsonHeaders(length: number, headers: Record<string, string> | undefined): string[] {
+  const flat = ['content-type', 'application/json', 'content-length', String(length)]
+  if (headers === undefined) return flat
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue
+    const value = headers[name] as string
+    if (name === 'content-type') flat[1] = value
+    else if (name === 'content-length') flat[3] = value
+    else flat.push(name, value)
+  }
+  return flat
 }
 
 /** The error body of gov's own endpoints: `{ error: { code, message, details? } }`. */

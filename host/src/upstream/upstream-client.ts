@@ -120,11 +120,12 @@ export class UpstreamClient {
   /**
    * POST `body` to the provider and read its whole answer.
    * @param headers the call's own object: `content-length` is set on it
+   * @param body JSON text, or its UTF-8 bytes
    */
   send(
     provider: Provider,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     signal?: CallerSignal,
     /** Sees each chunk of a successful `text/event-stream` answer as it arrives (windowed stream release). */
     onStreamChunk?: (chunk: Buffer) => void,
@@ -137,7 +138,7 @@ export class UpstreamClient {
     const target = this.#target(provider)
     const pool = this.#pool(target.origin)
     const timeoutMs = this.options.timeoutMs
-    const payload = Buffer.from(body)
+    const payload = typeof body === 'string' ? Buffer.from(body) : body
     headers['content-length'] = String(payload.length)
     return new Promise<UpstreamResponse>((resolve, reject) => {
       const call = new UpstreamCall(
