@@ -11,7 +11,7 @@
  *
  *   cp -r plugins/detect-injection/dist plugins/detect-injection/model /tmp/old/   # before the change
  *   node plugins/detect-injection/dist/eval/build-ab.js /tmp/old/dist /tmp/old/model/model.json \
- *     plugins/detect-injection/dist plugins/detect-injection/model/model.json [--rounds 6] [--evict 8]
+ *     plugins/detect-injection/dist plugins/detect-injection/model/model.json [--rounds 6] [--evict 8] [--long]
  *
  * A copied build resolves `@gov/core` from a `node_modules` next to it (a
  * symlink to the repository's does).
@@ -20,7 +20,7 @@ import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Channel } from '../src/match-rules.js'
-import { loadRows } from '../train/dataset.js'
+import { loadRows, TRAIN_FILE } from '../train/dataset.js'
 
 interface Side {
   readonly logit: (text: string, channel: Channel) => number
@@ -55,12 +55,17 @@ async function main(): Promise<void> {
   const rounds = get('--rounds', 6)
   const evict = new Int32Array((get('--evict', 8) * 1024 * 1024) / 4)
   const sides = [await loadSide(paths[0]!, paths[1]!), await loadSide(paths[2]!, paths[3]!)]
-  const rows = (loadRows() ?? []).filter((r) => r.text.length >= 200)
+  // --long: rows of the training file at least 1 KB long, cut to 1 KB (text that does not repeat
+  // itself, as a real 1 KB prompt does not; the dev file's rows are mostly shorter and are repeated).
+  const long = argv.includes('--long')
+  const rows = long
+    ? (loadRows(TRAIN_FILE) ?? []).filter((r) => r.text.length >= 1100).slice(0, 600)
+    : (loadRows() ?? []).filter((r) => r.text.length >= 200)
   const texts = rows.map((r, i) => ({
     text: `${i} ${r.text.repeat(Math.ceil(1024 / r.text.length)).slice(0, 1024)}`,
     channel: r.channel as Channel,
   }))
-  console.log(`${texts.length} texts of ~1 KB from the dev file; A = ${paths[0]}, B = ${paths[2]}`)
+  console.log(`${texts.length} texts of ~1 KB from the ${long ? 'training' : 'dev'} file; A = ${paths[0]}, B = ${paths[2]}`)
   let sink = 0
   for (const name of ['logit', 'analyze'] as const) {
     const run = (k: number, t: (typeof texts)[number], prefix: string) => {
