@@ -7,6 +7,7 @@ import {
   type RespondVerdict,
   type UpstreamFailureReason,
   type Verdict,
+  Verdicts,
 } from '@gov/core'
 import type { VendorAdapter } from '../adapters/adapter.js'
 import type { AgentService } from '../agents/agent-service.js'
@@ -118,7 +119,8 @@ export class GatewayHandler {
       if (rec.exchange?.stream)
         rec.held = streamFor(rec, res, this.deps.runner, this.deps.config.streamKeepAliveMs)
       rec.phases.enter(Phase.request_steps)
-      const verdict = await this.#run(rec, 'request')
+      // A chain without steps has no hooks to run: no promise or microtask for them.
+      const verdict = hasSteps(rec) ? await this.#run(rec, 'request') : Verdicts.continue()
       rec.phases.enter(Phase.upstream)
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
       else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
@@ -299,13 +301,14 @@ export class GatewayHandler {
       throw err
     }
     const answer = rec.answer as Answer
-    await this.#outcome(rec, {
-      kind: 'success',
-      status: upstream.status,
-      answer,
-      usage: answer.usage,
-      durationMs,
-    })
+    if (hasSteps(rec))
+      await this.#outcome(rec, {
+        kind: 'success',
+        status: upstream.status,
+        answer,
+        usage: answer.usage,
+        durationMs,
+      })
     this.deps.metrics.upstreamTimer(provider.name, String(upstream.status)).observe(durationMs / 1000)
   }
 
@@ -384,8 +387,8 @@ export class GatewayHandler {
     for (let retried = false; ; retried = true) {
       const answer = rec.answer as Answer
       const refusedText = answerText(answer)
-      let verdict = await this.#run(rec, 'response')
-      if (verdict.kind === 'continue' && answer.message.toolCalls.length > 0) {
+      let verdict = hasSteps(rec) ? await this.#run(rec, 'response') : Verdicts.continue()
+      if (verdict.kind === 'continue' && hasSteps(rec) && answer.message.toolCalls.length > 0) {
         verdict = await this.#run(rec, 'tool_call')
       }
       if (verdict.kind === 'retry') {
@@ -569,6 +572,11 @@ class CallerGone implements CallerSignal {
     this.#listener = undefined
     this.res.off('close', this.#onClose)
   }
+}
+
+/** True when the call's chain has steps (hooks to run). */
+function hasSteps(rec: CallRecord): boolean {
+  return (rec.chain as Chain).steps.length > 0
 }
 
 /**
