@@ -65,8 +65,12 @@ export function withRefusalEvidence(
     language ??= untrainedLanguage(text, units, tokens)
     const question = !single && asked(text, units, tokens, from, to)
     const thing = to > from && thingName(tokens, from, to, flagsOfKey)
-    english ??= englishText(tokens)
-    const unknown = english && from === to && (flagsOfKey(tokens[from].key) & (FIRST | LAST)) === 0
+    // Looked for only where it matters: a lone word, inside its sentence, that is no known name.
+    const unknown =
+      from === to &&
+      !tokens[from].sentenceStart &&
+      (flagsOfKey(tokens[from].key) & (FIRST | LAST)) === 0 &&
+      (english ??= englishText(tokens))
     if (!single && !question && !thing && !unknown && language === '') continue
     if (!thing && hasEvidence(text, tokens, from, to, flagsOfKey, question || language !== '', language))
       continue
