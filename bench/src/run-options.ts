@@ -11,6 +11,10 @@ export interface RunOptions {
   connections: number
   /** Seconds of load per target before its unloaded latency and the rounds (JIT, pools, caches of the system prompt). */
   warmup: number
+  /** After `warmup`, more warm-up (1 s at a time) until the target answered this many calls in all… */
+  warmupCalls: number
+  /** …or this many seconds of warm-up have passed. */
+  warmupMax: number
   /** Sequential requests for the unloaded latency. */
   unloaded: number
   /** Targets to run, in order. */
@@ -25,16 +29,18 @@ const DEFAULTS: RunOptions = {
   duration: 12,
   rounds: 6,
   roundSeconds: 2,
-  roundWarmup: 0.5,
+  roundWarmup: 0.3,
   connections: 32,
   warmup: 2,
+  warmupCalls: 3000,
+  warmupMax: 8,
   unloaded: 300,
   targets: ALL_TARGETS,
   logLevel: 'warn',
 }
 
 const OPTION_NAMES =
-  '--rounds --round-seconds --round-warmup --duration --connections --warmup --unloaded --targets --log-level'
+  '--rounds --round-seconds --round-warmup --duration --connections --warmup --warmup-calls --warmup-max --unloaded --targets --log-level'
 
 /** Read the options; unknown names and bad numbers are errors, so a typo never runs the wrong benchmark. */
 export function parseRunOptions(argv: string[]): RunOptions {
@@ -64,6 +70,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
     } else if (name === '--round-warmup') options.roundWarmup = number()
     else if (name === '--connections') options.connections = Math.max(1, Math.floor(number()))
     else if (name === '--warmup') options.warmup = number()
+    else if (name === '--warmup-calls') options.warmupCalls = Math.floor(number())
+    else if (name === '--warmup-max') options.warmupMax = number()
     else if (name === '--unloaded') options.unloaded = Math.floor(number())
     else if (name === '--log-level') options.logLevel = value
     else if (name === '--targets') {

@@ -279,35 +279,39 @@ async function main(): Promise<number> {
       for (const r of running) {
         const { target, started } = r
         notes.push(...started.notes, ...(await preflight(target.name, started.url, started.headers)))
-        log(`${target.name}: warm-up ${options.warmup} s, ${options.unloaded} sequential requests`)
         r.before = await started.scrape?.()
         const common = { url: started.url, headers: started.headers }
-        const warm =
-          options.warmup > 0
-            ? await worker.run({
-                kind: 'load',
-                ...common,
-                connections: options.connections,
-                seconds: options.warmup,
-                firstPrompt: Math.floor(distinctPrompts(parts) / 2),
-              })
-            : undefined
+        // Warm up for --warmup seconds, then on until --warmup-calls answers (JIT, caches, pools), at most --warmup-max seconds.
+        const warm = { requests: 0, non2xx: 0, errors: 0 }
+        let prompt = Math.floor(distinctPrompts(parts) / 2)
+        const warmStart = performance.now()
+        const warmed = () => (performance.now() - warmStart) / 1000
+        for (let chunk = 0; ; chunk++) {
+          const seconds = chunk === 0 ? options.warmup : Math.min(1, options.warmupMax - warmed())
+          if (chunk > 0 && (warm.requests >= options.warmupCalls || seconds < 0.1)) break
+          if (seconds <= 0) continue
+          const w = await worker.run({
+            kind: 'load',
+            ...common,
+            connections: options.connections,
+            seconds,
+            firstPrompt: prompt,
+          })
+          prompt += w.sent
+          warm.requests += w.requests
+          warm.non2xx += w.non2xx
+          warm.errors += w.errors + w.timeouts
+        }
+        log(
+          `${target.name}: warmed up with ${warm.requests} calls in ${warmed().toFixed(1)} s; ${options.unloaded} sequential requests`,
+        )
         const unloaded = await worker.run({
           kind: 'unloaded',
           ...common,
           requests: options.unloaded,
           firstPrompt: Math.floor(distinctPrompts(parts) / 4),
         })
-        setups.push({
-          name: target.name,
-          description: target.description,
-          warmup: {
-            requests: warm?.requests ?? 0,
-            non2xx: warm?.non2xx ?? 0,
-            errors: (warm?.errors ?? 0) + (warm?.timeouts ?? 0),
-          },
-          unloaded,
-        })
+        setups.push({ name: target.name, description: target.description, warmup: warm, unloaded })
       }
       // Then the rounds: every target once per round, in turn, all servers up.
       log(
@@ -408,7 +412,7 @@ async function main(): Promise<number> {
     '# gov load benchmark',
     '',
     `${new Date().toISOString()} · commit ${commitLabel()} · Node ${process.versions.node} · ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length} · ${pinned ? `servers on core ${SERVER_CORE}, load on core ${LOAD_CORE}` : 'not pinned'}`,
-    `${options.rounds} interleaved rounds; per round and target ${options.roundWarmup} s warm-up + ${options.roundSeconds} s measured × ${options.connections} connections (${options.duration} s measured per target in all), after ${options.warmup} s warm-up and ${options.unloaded} sequential requests (unloaded) per target; non-streaming chat completions, ~1 KB user prompt, ${distinctPrompts(parts)} distinct prompts; gov LOG_LEVEL=${options.logLevel}`,
+    `${options.rounds} interleaved rounds; per round and target ${options.roundWarmup} s warm-up + ${options.roundSeconds} s measured × ${options.connections} connections (${options.duration} s measured per target in all), after a warm-up per target (${options.warmup} s, then on to ${options.warmupCalls} calls, at most ${options.warmupMax} s) and ${options.unloaded} sequential requests (unloaded); non-streaming chat completions, ~1 KB user prompt, ${distinctPrompts(parts)} distinct prompts; gov LOG_LEVEL=${options.logLevel}`,
     `Noise: load average ${startMachine.load} at start, ${endMachine.load} at end; during the rounds all cores ${shareLabel(roundsMachine?.before.all, roundsMachine?.after.all)}, server core ${SERVER_CORE} ${shareLabel(roundsMachine?.before.server, roundsMachine?.after.server)}; ${flagged} of ${sequence.length} runs flagged (see Rounds).`,
     '',
     ...headline,

@@ -83,6 +83,9 @@ describe('bench options', () => {
     assert.equal(r.duration, 16)
     assert.equal(r.roundWarmup, 0)
     assert.throws(() => parseRunOptions(['--duration', '10', '--round-seconds', '2']), /exclude/)
+    const w = parseRunOptions(['--warmup', '1', '--warmup-calls', '500', '--warmup-max', '4'])
+    assert.deepEqual([w.warmup, w.warmupCalls, w.warmupMax], [1, 500, 4])
+    assert.throws(() => parseRunOptions(['--warmup-calls', '-1']))
   })
 })
 
