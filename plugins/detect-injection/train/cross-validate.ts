@@ -82,7 +82,17 @@ export function sourceGroup(source: string): string {
  * prompts, 1,800 XQuAD questions) otherwise teach the model what those
  * sources look like instead of what an injection looks like. 0: every row 1.
  */
-export function balanceWeights(rows: readonly Row[], cap: number): Float64Array {
+export function balanceWeights(
+  rows: readonly Row[],
+  cap: number,
+  /** Another cap for the rows of some sources (train.ts `--source-cap SOURCE=N`, a trial). */
+  sourceCaps: ReadonlyMap<string, number> = new Map(),
+  /**
+   * Up to how many times a row of a small source counts, so that every source's rows of
+   * one label weigh `cap` together (train.ts `--balance-up N`, a trial); 1: never more than once.
+   */
+  maxUp = 1,
+): Float64Array {
   if (cap <= 0) return new Float64Array(rows.length).fill(1)
   const cells = new Map<string, number>()
   for (const row of rows) {
@@ -90,7 +100,10 @@ export function balanceWeights(rows: readonly Row[], cap: number): Float64Array 
     cells.set(key, (cells.get(key) ?? 0) + 1)
   }
   return Float64Array.from(rows, (row) =>
-    Math.min(1, cap / (cells.get(`${row.source}\u0000${row.label}`) ?? 1)),
+    Math.min(
+      maxUp,
+      (sourceCaps.get(row.source) ?? cap) / (cells.get(`${row.source}\u0000${row.label}`) ?? 1),
+    ),
   )
 }
 

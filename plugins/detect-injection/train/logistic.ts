@@ -37,6 +37,8 @@ export interface TrainOptions {
   readonly seed: number
   /** Also learn weights for the examples' cue features (not length-normalised). */
   readonly cues?: boolean
+  /** L2 of the cue features' weights (train.ts `--l2-cues`, a trial); absent: `l2`. */
+  readonly l2Cues?: number
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -100,6 +102,7 @@ export function trainLogistic(
   let biasSquared = 0
   const random = seededRandom(options.seed)
   const order = examples.map((_, i) => i)
+  const l2Cues = options.l2Cues ?? options.l2
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1))
@@ -124,7 +127,7 @@ export function trainLogistic(
       }
       for (let k = 0; k < cues.length; k++) {
         const f = cues[k]
-        const grad = g + options.l2 * weights[f]
+        const grad = g + l2Cues * weights[f]
         squared[f] += grad * grad
         weights[f] -= (options.learningRate * grad) / (Math.sqrt(squared[f]) + 1e-8)
       }

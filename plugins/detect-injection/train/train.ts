@@ -286,6 +286,10 @@ function main(): void {
   const optionsOf = (channel: Channel): TrainOptions => ({
     ...shared,
     ...(channel === 'direct' ? { l2: l2Direct } : {}),
+    // --l2-cues X (a trial): the cue features' own L2, for the channels that learn them.
+    ...(process.argv.includes('--l2-cues')
+      ? { l2Cues: Number(process.argv[process.argv.indexOf('--l2-cues') + 1]) }
+      : {}),
     cues: cues.includes(channel),
   })
   TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
@@ -314,7 +318,20 @@ function main(): void {
   const examples = examplesOfRows(rows, options.bits)
   const extra = extraExamples(options.bits)
   const ruleWeights = ruleWeightsOf(rows)
-  const rowWeights = balanceWeights(rows, balance)
+  // --source-cap SOURCE=N (a trial, repeatable): the rows of SOURCE count as at most N rows per label.
+  const sourceCaps = new Map(
+    process.argv.flatMap((a, i) => {
+      if (process.argv[i - 1] !== '--source-cap') return []
+      const [source, n] = a.split('=')
+      return [[source!, Number(n)] as const]
+    }),
+  )
+  if (sourceCaps.size) console.log(`source caps: ${JSON.stringify([...sourceCaps])}`)
+  // --balance-up N (a trial): small sources' rows count up to N times, so every source weighs the same.
+  const balanceUp = process.argv.includes('--balance-up')
+    ? Number(process.argv[process.argv.indexOf('--balance-up') + 1])
+    : 1
+  const rowWeights = balanceWeights(rows, balance, sourceCaps, balanceUp)
   const augmentedRows =
     augmentPerKind > 0 ? augmentToolRows(rows, (r) => sourceGroup(r.source), augmentPerKind) : []
   const augmented: AugmentedExamples = {
