@@ -65,7 +65,9 @@ async function main(): Promise<void> {
     text: `${i} ${r.text.repeat(Math.ceil(1024 / r.text.length)).slice(0, 1024)}`,
     channel: r.channel as Channel,
   }))
-  console.log(`${texts.length} texts of ~1 KB from the ${long ? 'training' : 'dev'} file; A = ${paths[0]}, B = ${paths[2]}`)
+  console.log(
+    `${texts.length} texts of ~1 KB from the ${long ? 'training' : 'dev'} file; A = ${paths[0]}, B = ${paths[2]}`,
+  )
   let sink = 0
   for (const name of ['logit', 'analyze'] as const) {
     const run = (k: number, t: (typeof texts)[number], prefix: string) => {
