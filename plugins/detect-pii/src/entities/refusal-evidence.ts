@@ -66,11 +66,12 @@ export function withRefusalEvidence(
     const question = !single && asked(text, units, tokens, from, to)
     const thing = to > from && thingName(tokens, from, to, flagsOfKey)
     // Looked for only where it matters: a lone word, inside its sentence, that is no known name.
-    const unknown =
-      from === to &&
-      !tokens[from].sentenceStart &&
-      (flagsOfKey(tokens[from].key) & (FIRST | LAST)) === 0 &&
-      (english ??= englishText(tokens))
+    let unknown =
+      from === to && !tokens[from].sentenceStart && (flagsOfKey(tokens[from].key) & (FIRST | LAST)) === 0
+    if (unknown) {
+      english ??= englishText(tokens)
+      unknown = english
+    }
     if (!single && !question && !thing && !unknown && language === '') continue
     if (!thing && hasEvidence(text, tokens, from, to, flagsOfKey, question || language !== '', language))
       continue
