@@ -52,9 +52,9 @@ interface Pending {
   readonly entry: AuditEntry
   readonly resolve: (record: AuditRecord) => void
   readonly reject: (error: Error) => void
-  /** The append's deadline timer. */
-  timer: NodeJS.Timeout | undefined
-  /** Answered already (by the deadline): a later commit changes nothing for the caller. */
+  /** `performance.now()` past which the append fails with `audit_unavailable`. */
+  readonly deadline: number
+  /** Answered already (committed, failed, or by the deadline): a later commit changes nothing for the caller. */
   settled: boolean
 }
 
@@ -70,6 +70,16 @@ export class AuditTrail {
   readonly #pageSize: number
   readonly #now: () => Date
   #pending: Pending[] = []
+  /**
+   * Every append not yet answered, oldest first (from `#watchHead`): their
+   * deadlines come in the same order, so one timer, armed for the oldest,
+   * watches them all (a timer per append cost a timer list made and dropped
+   * per call). Answered appends leave from the front as they are answered.
+   */
+  #watch: Pending[] = []
+  #watchHead = 0
+  /** The deadline timer: ref'd while an append waits, unref'd (left to fire and stop) when none does. */
+  #deadlineTimer: NodeJS.Timeout | undefined
   #listeners: ((records: readonly AuditRecord[]) => void)[] = []
   #writing = false
   #idle: Promise<void> = Promise.resolve()
@@ -176,8 +186,11 @@ export class AuditTrail {
       return Promise.reject(auditUnavailableError())
     }
     return new Promise<AuditRecord>((resolve, reject) => {
-      const pending: Pending = { entry, resolve, reject, timer: undefined, settled: false }
-      pending.timer = setTimeout(() => this.#expire(pending), this.#appendTimeoutMs)
+      const deadline = performance.now() + this.#appendTimeoutMs
+      const pending: Pending = { entry, resolve, reject, deadline, settled: false }
+      this.#watch.push(pending)
+      if (this.#deadlineTimer === undefined) this.#armDeadline(this.#appendTimeoutMs)
+      else this.#deadlineTimer.ref()
       this.#pending.push(pending)
       if (!this.#writing) {
         this.#writing = true
@@ -216,6 +229,44 @@ export class AuditTrail {
     }
   }
 
+  #armDeadline(ms: number): void {
+    this.#deadlineTimer = setTimeout(() => this.#checkDeadlines(), Math.max(1, Math.ceil(ms)))
+  }
+
+  /** The oldest waiting append's deadline came: fail every append whose deadline passed, re-arm for the next. */
+  #checkDeadlines(): void {
+    this.#deadlineTimer = undefined
+    const now = performance.now()
+    for (;;) {
+      this.#dropAnswered()
+      const oldest = this.#watch[this.#watchHead]
+      if (oldest === undefined) return
+      if (oldest.deadline > now) {
+        this.#armDeadline(oldest.deadline - now)
+        return
+      }
+      this.#expire(oldest)
+    }
+  }
+
+  /** Drop answered appends from the front of `#watch`; with none left waiting, the timer no longer holds the process. */
+  #dropAnswered(): void {
+    const watch = this.#watch
+    let head = this.#watchHead
+    while (head < watch.length && (watch[head] as Pending).settled) head++
+    if (head === watch.length) {
+      watch.length = 0
+      this.#watchHead = 0
+      this.#deadlineTimer?.unref()
+      return
+    }
+    if (head > 1024 && head * 2 > watch.length) {
+      watch.splice(0, head)
+      head = 0
+    }
+    this.#watchHead = head
+  }
+
   /** The deadline passed: answer 503 now; a record still waiting is never written. */
   #expire(pending: Pending): void {
     if (pending.settled) return
@@ -231,7 +282,6 @@ export class AuditTrail {
   }
 
   #settle(pending: Pending, outcome: { record: AuditRecord } | { error: Error }): void {
-    clearTimeout(pending.timer)
     if (pending.settled) {
       if ('record' in outcome) {
         // Its caller was answered 503 already; the record stands in the chain all the same.
@@ -240,6 +290,7 @@ export class AuditTrail {
       return
     }
     pending.settled = true
+    if (this.#watch[this.#watchHead] === pending) this.#dropAnswered()
     if ('record' in outcome) pending.resolve(outcome.record)
     else pending.reject(outcome.error)
   }

@@ -87,6 +87,41 @@ describe('append deadline', () => {
     )
   })
 
+  it('fails each append at its own deadline: a later append later, one timer for all', async () => {
+    const store = new HangingStore()
+    const trail = new AuditTrail(store, { appendTimeoutMs: 80, stallMs: 10 })
+    const startA = performance.now()
+    const a = trail.append(callEntryOf({ status: 1 }))
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    const startB = performance.now()
+    let bDone = false
+    const b = trail.append(callEntryOf({ status: 2 })).finally(() => {
+      bDone = true
+    })
+    await assert.rejects(a, isUnavailable)
+    const aAfter = performance.now() - startA
+    assert.ok(aAfter >= 78, `the first failed after ${aAfter} ms, before its deadline`)
+    assert.equal(bDone, false, 'the second append is still waiting when the first one fails')
+    await assert.rejects(b, isUnavailable)
+    const bAfter = performance.now() - startB
+    assert.ok(bAfter >= 78, `the second failed after ${bAfter} ms, before its deadline`)
+    assert.ok(bAfter < 1000, `the second failed only after ${bAfter} ms`)
+    store.release()
+    await trail.idle()
+  })
+
+  it('leaves no timer holding the process once every append is answered', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const trail = new AuditTrail(new MemoryStore(), { appendTimeoutMs: 60_000 })
+    const waiting = [1, 2, 3].map((status) => trail.append(callEntryOf({ status })))
+    assert.equal(timers(), before + 1, 'one deadline timer while appends wait')
+    await Promise.all(waiting)
+    assert.equal(timers(), before, 'answered: the timer no longer holds the process')
+    await trail.append(callEntryOf({ status: 4 }))
+    assert.equal(timers(), before)
+  })
+
   it('is writable again after a write succeeds', async () => {
     const store = new HangingStore()
     const trail = new AuditTrail(store, { appendTimeoutMs: 30, failureHoldMs: 60_000 })
