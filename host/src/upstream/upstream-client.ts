@@ -356,13 +356,15 @@ class UpstreamCall {
 
   onResponseEnd(): void {
     const chunks = this.#chunks
-    this.#settle({
+    const response: { -readonly [K in keyof UpstreamResponse]: UpstreamResponse[K] } = {
       status: this.#status,
       contentType: this.#contentType,
       body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size),
-      ...(this.#passOn ? { passOn: this.#passOn } : {}),
-      ...(this.#requestId !== undefined ? { requestId: this.#requestId } : {}),
-    })
+    }
+    // Optional fields only when present (same keys and order as before, without spreading a fresh object).
+    if (this.#passOn) response.passOn = this.#passOn
+    if (this.#requestId !== undefined) response.requestId = this.#requestId
+    this.#settle(response)
   }
 
   onResponseError(_controller: Controller | undefined, err: Error): void {

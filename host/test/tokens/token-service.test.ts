@@ -57,6 +57,18 @@ describe('TokenService mint and verify', () => {
     assert.equal(header.kid, minted.kid)
   })
 
+  it('writes the claims in one order, sid after jti when there is a session', async () => {
+    const { tokens } = await tokenKit()
+    const keysOf = (minted: MintedToken) =>
+      Object.keys(
+        JSON.parse(new TextDecoder().decode(base64url.decode(minted.token.split('.')[1] as string))),
+      )
+    const common = ['iss', 'sub', 'aud', 'iat', 'exp', 'jti']
+    const rest = ['pipeline', 'pipeline_version', 'classification', 'tools', 'labels']
+    assert.deepEqual(keysOf(await tokens.mint(sampleGrant())), [...common, 'sid', ...rest])
+    assert.deepEqual(keysOf(await tokens.mint(sampleGrant({ sessionId: undefined }))), [...common, ...rest])
+  })
+
   it('leaves sid out without a session and gives every token its own jti', async () => {
     const { tokens } = await tokenKit()
     const a = await tokens.mint(sampleGrant({ sessionId: undefined }))
