@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { codeUnits } from './code-units.js'
+import { scratchCodeUnits } from './code-units.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
 import { personalLocations } from './location-policy.js'
@@ -54,7 +54,8 @@ function placeLookup(g: Gazetteer | undefined): PlaceLookup | undefined {
 export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[] {
   const { types } = options
   // Each guard is a condition the detector's own pattern cannot match without, so skipping changes nothing.
-  const units = codeUnits(text)
+  // Read within this call only (the detections keep offsets, not units), so a kept buffer serves every text.
+  const units = scratchCodeUnits(text)
   const facts = readTextFacts(units)
   const found: Detection[] = []
   if (types.has('EMAIL_ADDRESS') && facts.hasAt) found.push(...findEmails(text))

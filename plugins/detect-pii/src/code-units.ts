@@ -19,3 +19,20 @@ export function codeUnits(text: string): Uint16Array {
   for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
   return units
 }
+
+/** Largest text (code units) whose units {@link scratchCodeUnits} writes into its kept buffer. */
+const MAX_SCRATCH_UNITS = 32 * 1024
+let scratch: Buffer | undefined
+
+/**
+ * {@link codeUnits} of a text, written into a buffer kept between calls: a
+ * view valid only until the next call, for a caller that reads it within
+ * one synchronous call (the analyser). Skips allocating a buffer per text,
+ * which cost more than the copy. Texts longer than 32 K units get their own.
+ */
+export function scratchCodeUnits(text: string): Uint16Array {
+  if (!LITTLE_ENDIAN || text.length > MAX_SCRATCH_UNITS) return codeUnits(text)
+  scratch ??= Buffer.allocUnsafeSlow(MAX_SCRATCH_UNITS * 2)
+  scratch.write(text, 0, 'utf16le')
+  return new Uint16Array(scratch.buffer, scratch.byteOffset, text.length)
+}
