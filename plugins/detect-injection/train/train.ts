@@ -192,6 +192,8 @@ function parseArgs(argv: readonly string[]): {
       learningRate: get('--lr') ?? DEFAULT_TRAIN_OPTIONS.learningRate,
       l2: get('--l2') ?? DEFAULT_TRAIN_OPTIONS.l2,
       positiveWeight: get('--positive-weight') ?? DEFAULT_TRAIN_OPTIONS.positiveWeight,
+      // --seed N: the order of the examples (a trial: how much the order alone moves a result).
+      seed: get('--seed') ?? DEFAULT_TRAIN_OPTIONS.seed,
     },
     l2Direct: get('--l2-direct') ?? get('--l2') ?? L2_DIRECT,
     dryRun: argv.includes('--dry-run'),
