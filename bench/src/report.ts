@@ -166,6 +166,7 @@ export function summarize(sequence: readonly Measurement[]): TargetSummary[] {
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a')
 const signed = (n: number, digits: number) => (n >= 0 ? `+${fixed(n, digits)}` : fixed(n, digits))
+const times = (n: number) => (Number.isFinite(n) ? `${fixed(n)}×` : '')
 const pct = (share: number) => `${Math.round(share * 100)} %`
 
 /** `0.55× (0.50–0.61)`: median and range; one value alone when there is one round. */
@@ -273,9 +274,9 @@ export function renderRoundsTable(sequence: readonly Measurement[]): string {
         String(m.round),
         m.target,
         fixed(m.run.requestsPerSecond, 0),
-        isBare ? '' : `${fixed(ratioAt(rps, i, BARE))}×`,
+        isBare ? '' : times(ratioAt(rps, i, BARE)),
         fixed(cpuPerCall(m), 0),
-        isBare || m.target === DIRECT ? '' : `${fixed(ratioAt(cpu, i, BARE))}×`,
+        isBare || m.target === DIRECT ? '' : times(ratioAt(cpu, i, BARE)),
         m.target === DIRECT ? '' : fixed(us(m.mockCpu, m.run.requests), 0),
         shares
           ? `${pct(shares.ours)} / ${pct(shares.others)} / ${pct(shares.idle)} / ${pct(shares.steal)}`

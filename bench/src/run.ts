@@ -402,7 +402,7 @@ async function main(): Promise<number> {
   ]
   const flagged = sequence.filter((m) => noiseFlags(m).length > 0).length
   const headline = summaries
-    .filter((s) => s.name !== BARE && s.name !== DIRECT)
+    .filter((s) => s.name !== BARE && s.name !== DIRECT && s.rpsVsBare.n > 0)
     .map(
       (s) =>
         `- **${s.name}**: req/s **${ratioCell(s.rpsVsBare)}** the bare proxy's (median of ${s.rpsVsBare.n} paired rounds, min–max); process CPU per call **${ratioCell(s.cpuVsBare)}** the bare proxy's; req/s implied by core CPU per call ${ratioCell(s.cpuImpliedVsBare)}`,
