@@ -102,25 +102,6 @@ function endsSentence(c: number): boolean {
   }
 }
 
-/** True when a lower-case letter occurs in [start, end). */
-function hasLower(units: Uint16Array, start: number, end: number): boolean {
-  for (let i = start; i < end; ) {
-    const bits = classAt(units, i)
-    if (bits & LOWER) return true
-    i += bits & WIDE ? 2 : 1
-  }
-  return false
-}
-
-/** True when camelCase is possible: an upper-case letter (or an astral character) from the third unit on. */
-function mayBeCamel(units: Uint16Array, start: number, end: number): boolean {
-  for (let i = start + 2; i < end; i++) {
-    const c = units[i]
-    if (c < 128 ? c >= 65 && c <= 90 : (c >= 0xd800 && c <= 0xdbff) || unitClass(c) & UPPER) return true
-  }
-  return false
-}
-
 /**
  * Splits text into words (a letter or mark, then letters, marks, apostrophes
  * and hyphens, ending on a letter or mark); offsets are UTF-16 code units.
@@ -135,26 +116,37 @@ export function tokenize(text: string, units: Uint16Array = codeUnits(text)): To
   while (i < n) {
     const c = units[i]
     // ASCII is decided inline; other characters go through the memoised class table.
+    let first: number
     if (c < 128) {
       if ((c | 32) < 97 || (c | 32) > 122) {
         i++
         continue
       }
+      first = c < 97 ? UPPER : LOWER
     } else {
-      const first = classAt(units, i)
+      first = classAt(units, i)
       if (!(first & WORD_CHAR)) {
         i += first & WIDE ? 2 : 1
         continue
       }
     }
     const start = i
-    i += classAt(units, i) & WIDE ? 2 : 1
+    i += first & WIDE ? 2 : 1
     let matchEnd = i
+    // While reading the word: its first lower-case letter (for allCaps) and its first unit from the third on
+    // that is an upper-case letter or the high unit of a surrogate pair (camelCase is possible only then, and
+    // CAMEL runs only then), so neither needs a second pass over the word.
+    let lowerAt = first & LOWER ? start : -1
+    let camelAt = -1
     while (i < n) {
       const d = units[i]
       if (d < 128) {
-        if ((d | 32) >= 97 && (d | 32) <= 122) matchEnd = ++i
-        else if (d === APOSTROPHE || d === HYPHEN) i++
+        if ((d | 32) >= 97 && (d | 32) <= 122) {
+          if (d >= 97) {
+            if (lowerAt < 0) lowerAt = i
+          } else if (camelAt < 0 && i >= start + 2) camelAt = i
+          matchEnd = ++i
+        } else if (d === APOSTROPHE || d === HYPHEN) i++
         else break
         continue
       }
@@ -164,6 +156,9 @@ export function tokenize(text: string, units: Uint16Array = codeUnits(text)): To
       }
       const bits = classAt(units, i)
       if (!(bits & WORD_CHAR)) break
+      if (lowerAt < 0 && bits & LOWER) lowerAt = i
+      // A surrogate pair counts: its high unit may start an upper-case letter.
+      if (camelAt < 0 && i >= start + 2 && bits & (UPPER | WIDE)) camelAt = i
       i += bits & WIDE ? 2 : 1
       matchEnd = i
     }
@@ -187,12 +182,13 @@ export function tokenize(text: string, units: Uint16Array = codeUnits(text)): To
         text,
         start,
         end,
-        (unitClass(units[start]) & UPPER) !== 0,
-        end - start > 1 && !hasLower(units, start, end),
+        // As unitClass(units[start]) reads it: the high unit of a surrogate pair is no upper-case letter.
+        (first & (UPPER | WIDE)) === UPPER,
+        end - start > 1 && !(lowerAt >= 0 && lowerAt < end),
         k < 0 || endsSentence(units[k]),
         after === DOT && !possessive,
         possessive,
-        (mayBeCamel(units, start, end) && CAMEL.test(text.slice(start, end))) ||
+        (camelAt >= 0 && camelAt < end && CAMEL.test(text.slice(start, end))) ||
           (after === DOT && end + 1 < n && (unitClass(units[end + 1]) & LETTER) !== 0) ||
           (start > 0 && units[start - 1] === DOT),
       ),
