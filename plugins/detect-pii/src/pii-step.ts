@@ -115,8 +115,8 @@ export class PiiStep implements StepInstance {
     const hits: { part: TextPart; detections: Detection[] }[] = []
     for (const message of ctx.exchange.messages) {
       for (const part of message.parts) {
-        // A cached text needs no await (a long history is mostly cached texts).
-        const detections = this.#cache?.get(part.text) ?? (await this.#analyze(part.text))
+        // A cached text needs no await (a long history is mostly cached texts); a miss is not looked up twice.
+        const detections = this.#cache?.get(part.text) ?? (await this.#analyzeNew(part.text))
         if (detections.length === 0) continue
         this.#report(ctx, part, detections, action)
         hits.push({ part, detections })
@@ -175,8 +175,12 @@ export class PiiStep implements StepInstance {
 
   async #analyze(text: string): Promise<Detection[]> {
     if (!text) return []
-    const cached = this.#cache?.get(text)
-    if (cached) return cached
+    return this.#cache?.get(text) ?? this.#analyzeNew(text)
+  }
+
+  /** Analyses a text the cache does not hold, and caches the result. */
+  async #analyzeNew(text: string): Promise<Detection[]> {
+    if (!text) return []
     const offload = this.#settings.offload_above_bytes
     const detections =
       offload > 0 && exceedsBytes(text, offload)

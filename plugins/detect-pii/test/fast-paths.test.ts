@@ -2,10 +2,11 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
 import { seededRandom } from '@gov/core/testing'
-import { codeUnits } from '../src/code-units.js'
+import { codeUnits, scratchCodeUnits } from '../src/code-units.js'
+import { LETTER, UPPER, unitClass } from '../src/entities/char-class.js'
 import { codeRanges, mayEndAsCode, mayHaveInline } from '../src/entities/code-regions.js'
 import { FlagCache, flagsOfWord, lexiconOf } from '../src/entities/lexicon.js'
-import { shapeHash, TAG_COUNT } from '../src/entities/ner-features.js'
+import { MAX_FEATURES, mix, shapeHash, TAG_COUNT, tokenFeatures } from '../src/entities/ner-features.js'
 import { dequantise, MODEL_URL, ROW, tagTokens, tokenView } from '../src/entities/ner-model.js'
 import { type Token, tokenize } from '../src/entities/tokenize.js'
 import { sharedGazetteer } from '../src/gazetteer-loader.js'
@@ -57,6 +58,14 @@ const PIECES = [
   "Anna's ",
   'Ab'.repeat(20),
   'é',
+  "JOHN'S ",
+  'abC',
+  'aBc ',
+  '𝐀𝐚𝐛𝐀 ',
+  'x𐐀y ',
+  'ab𐐨C ',
+  'ǅa ',
+  '\ud800a ',
 ]
 
 function randomTexts(count: number, seed: number): string[] {
@@ -155,5 +164,91 @@ describe('fast paths', () => {
         assert.equal(model.weights[r * ROW + c], plainWeights[r * TAG_COUNT + c])
       assert.equal(model.weights[r * ROW + 7], 0)
     }
+  })
+
+  it('tokenizes as reading each word again for its lower-case letters and camelCase candidates did (0.6.3)', () => {
+    // The passes the tokenizer made per word before 0.6.3, over code points (allCaps) and units (camelCase).
+    const hasLower = (units: Uint16Array, start: number, end: number) => {
+      for (const ch of String.fromCharCode(...units.subarray(start, end))) if (/\p{Ll}/u.test(ch)) return true
+      return false
+    }
+    const mayBeCamel = (units: Uint16Array, start: number, end: number) => {
+      for (let i = start + 2; i < end; i++) {
+        const c = units[i]
+        if (c < 128 ? c >= 65 && c <= 90 : (c >= 0xd800 && c <= 0xdbff) || unitClass(c) & UPPER) return true
+      }
+      return false
+    }
+    const CAMEL = /^(?!(?:Mc|Mac|De|Di|Da|La|Le|Van|Von|Du|Fitz|O'|D'|GmbH\b|mbH\b))\p{L}*\p{Ll}{2}\p{Lu}/u
+    let camel = 0
+    for (const text of randomTexts(20_000, 13)) {
+      const units = codeUnits(text)
+      for (const t of tokenize(text, units)) {
+        const word = text.slice(t.start, t.end)
+        assert.equal(t.cap, (unitClass(units[t.start]) & UPPER) !== 0, word)
+        assert.equal(t.allCaps, t.end - t.start > 1 && !hasLower(units, t.start, t.end), word)
+        const after = t.end < units.length ? units[t.end] : -1
+        const camelCase = mayBeCamel(units, t.start, t.end) && CAMEL.test(word)
+        const codeLike =
+          camelCase ||
+          (after === 46 && t.end + 1 < units.length && (unitClass(units[t.end + 1]) & LETTER) !== 0) ||
+          (t.start > 0 && units[t.start - 1] === 46)
+        assert.equal(t.codeLike, codeLike, word)
+        if (camelCase) camel++
+      }
+    }
+    assert.ok(camel > 100)
+  })
+
+  it('writes the features of the set flag bits, in the order of testing every bit (0.6.3)', async () => {
+    const g = await sharedGazetteer()
+    const lexicon = lexiconOf(g)
+    const out = new Uint32Array(MAX_FEATURES)
+    // Template numbers of ner-features.ts: Bias 1, Flag 18, PrevFlag 19, NextFlag 20, SentenceStart 21, FlagCombo 28.
+    let flagged = 0
+    for (const text of randomTexts(2000, 17)) {
+      const units = codeUnits(text)
+      const tokens = tokenize(text, units)
+      const view = tokenView(tokens, units)
+      const flags = view.flags as Int32Array
+      for (let i = 0; i < tokens.length; i++) flags[i] = flagsOfWord(lexicon, tokens[i].key)
+      for (let i = 0; i < tokens.length; i++) {
+        const n = tokenFeatures(view, i, 1, 0, out)
+        // The flag features as 0.6.2 wrote them, testing each of the 17 bits in turn, after the 16–19 word features.
+        const expected: number[] = []
+        const len = tokens[i].end - tokens[i].start
+        let at = 16 + (len > 3 ? (len > 4 ? 3 : 2) : 0)
+        for (let b = 0; b < 17; b++) if (flags[i] & (1 << b)) expected.push(mix(18, b))
+        expected.push(mix(28, flags[i] & 0x3f))
+        if (i > 0) for (let b = 0; b < 17; b++) if (flags[i - 1] & (1 << b)) expected.push(mix(19, b))
+        if (i + 1 < tokens.length) {
+          let count = at + expected.length
+          for (let b = 0; b < 17 && count < MAX_FEATURES - 10; b++)
+            if (flags[i + 1] & (1 << b)) {
+              expected.push(mix(20, b))
+              count++
+            }
+        }
+        assert.deepEqual([...out.subarray(at, at + expected.length)], expected, text)
+        at += expected.length
+        assert.equal(n, at + 8)
+        assert.equal(out[0], mix(1, 0))
+        if (flags[i]) flagged++
+      }
+    }
+    assert.ok(flagged > 1000)
+  })
+
+  it('writes code units into its kept buffer as codeUnits copies them (0.6.3)', () => {
+    for (const text of [...randomTexts(2000, 19), 'a\ud800b\udc00', '', 'x'.repeat(40_000)]) {
+      const copy = codeUnits(text)
+      const kept = scratchCodeUnits(text)
+      assert.deepEqual([...kept], [...copy])
+      assert.equal(kept.length, text.length)
+    }
+    // The kept buffer is reused: a view is valid until the next call only.
+    const first = scratchCodeUnits('abc')
+    scratchCodeUnits('xyz')
+    assert.equal(String.fromCharCode(...first), 'xyz')
   })
 })
