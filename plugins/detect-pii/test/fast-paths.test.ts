@@ -10,6 +10,8 @@ import { MAX_FEATURES, mix, shapeHash, TAG_COUNT, tokenFeatures } from '../src/e
 import { dequantise, MODEL_URL, ROW, tagTokens, tokenView } from '../src/entities/ner-model.js'
 import { type Token, tokenize } from '../src/entities/tokenize.js'
 import { sharedGazetteer } from '../src/gazetteer-loader.js'
+import { matchesOf } from '../src/structured/matches.js'
+import { ADDRESS_PATTERNS, matchesFrom } from '../src/structured/street-address.js'
 
 // The fast paths of 0.5.1 against the plain way they replace, on random texts.
 
@@ -250,5 +252,70 @@ describe('fast paths', () => {
     const first = scratchCodeUnits('abc')
     scratchCodeUnits('xyz')
     assert.equal(String.fromCharCode(...first), 'xyz')
+  })
+
+  it('searches the address patterns from where a match can begin, and finds every match the full search finds (0.6.3)', () => {
+    const pieces = [
+      ...[
+        '12 ',
+        'Baker Street',
+        'Hauptstraße 5',
+        'Holmevej 34',
+        'Via Roma 41',
+        'Apt 3',
+        'Suite 200',
+        '#5',
+        ', ',
+      ],
+      ...[
+        '\n',
+        '\t',
+        ' ',
+        'Ab ',
+        "O'Neil ",
+        'St. ',
+        'tie 5',
+        'gate 9',
+        'Rue du Centre 3',
+        'ul. Długa 5',
+        '(',
+        ':',
+      ],
+      ...[
+        'É',
+        'Łódź ',
+        'ring 2021',
+        'Unit 4',
+        'x',
+        '-',
+        '.',
+        "'",
+        '’',
+        '9A',
+        '12-3 ',
+        'Av. ',
+        'apt 3',
+        'via ',
+        '\u0301',
+      ],
+    ]
+    const random = seededRandom(23)
+    let windowed = 0
+    let found = 0
+    for (let k = 0; k < 20_000; k++) {
+      let text = ''
+      const n = 1 + Math.floor(random() * 25)
+      for (let j = 0; j < n; j++) text += pieces[Math.floor(random() * pieces.length)]
+      for (const patterns of ADDRESS_PATTERNS)
+        for (const { re, needs, anchor, barrier } of patterns) {
+          if (!anchor || !barrier || !needs?.test(text)) continue
+          windowed++
+          const all = [...matchesOf(re, text)].map((m) => `${m.index}:${m[0]}`)
+          const from = [...matchesFrom(re, anchor, barrier, text)].map((m) => `${m.index}:${m[0]}`)
+          assert.deepEqual(from, all, JSON.stringify(text))
+          found += all.length
+        }
+    }
+    assert.ok(windowed > 10_000 && found > 2_000, `${windowed} ${found}`)
   })
 })

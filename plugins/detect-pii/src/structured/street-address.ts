@@ -211,10 +211,18 @@ const DIRECTION = '(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\\.?[ ]+)?'
  * An address pattern, its score, and a cheap pattern every match contains: a
  * text without it cannot match, so the costly pattern is not run on it.
  */
-interface AddressPattern {
+export interface AddressPattern {
   readonly re: RegExp
   readonly score: number
   readonly needs?: RegExp
+  /** `needs` made global, to find where the next match can begin (see {@link matchesFrom}). */
+  readonly anchor?: RegExp
+  /**
+   * Per ASCII code unit, 1 when no match can hold it before its `needs` part: a match begins after the last
+   * such unit before that part. Units that may be in a match are 0 (letters, digits, the pattern's spaces and
+   * punctuation), and so is every non-ASCII unit (some are letters or marks).
+   */
+  readonly barrier?: Uint8Array
   /** English number-first order: in lower-case text, a match with a function word or unit is prose. */
   readonly english?: boolean
 }
@@ -247,19 +255,69 @@ function buildPatterns(lower: boolean): AddressPattern[] {
     flags,
   )
   const test = flags.replace('g', '')
+  const needed = (source: string, inMatch: string) => ({
+    needs: new RegExp(source, test),
+    anchor: new RegExp(source, flags),
+    barrier: barriers(inMatch),
+  })
   return [
     { re: numberFirst, score: 0.8, english: true },
-    { re: typeFirst, score: 0.75, needs: new RegExp(`(?:${before}|${TYPES_BEFORE_ABBR})[ ]`, test) },
-    { re: glued, score: 0.75, needs: new RegExp(`(?:${GLUED}|${SPLIT_TYPES}),?[ ]*\\d`, test) },
-    { re: bare, score: 0.65, needs: new RegExp(`${UNIT_WORDS}[ \\t]*\\d`, test) },
+    // Before its street type, a match holds a house number and spaces.
+    { re: typeFirst, score: 0.75, ...needed(`(?:${before}|${TYPES_BEFORE_ABBR})[ ]`, '-0-9A-Za-z ') },
+    // Before its glued type: a house number, spaces and name words (letters, marks, ' ’ . -).
+    { re: glued, score: 0.75, ...needed(`(?:${GLUED}|${SPLIT_TYPES}),?[ ]*\\d`, "-0-9A-Za-z '.") },
+    // Before its unit: numbers and name words, then a comma, tabs and a line break.
+    { re: bare, score: 0.65, ...needed(`${UNIT_WORDS}[ \\t]*\\d`, "-0-9A-Za-z '.,\t\n") },
     { re: PO_BOX, score: 0.8 },
   ]
+}
+
+/** The {@link AddressPattern.barrier} table: 1 for every ASCII unit outside the character class `inMatch`. */
+function barriers(inMatch: string): Uint8Array {
+  const allowed = new RegExp(`[${inMatch}]`)
+  const out = new Uint8Array(128)
+  for (let c = 0; c < 128; c++) out[c] = allowed.test(String.fromCharCode(c)) ? 0 : 1
+  return out
+}
+
+/**
+ * Every match of `re` in `text`, as {@link matchesOf} gives them, searched only from where a match can begin:
+ * each match holds a match of `anchor` (its `needs` part), and before that part only units that `barrier`
+ * marks 0. So the next match cannot begin before the last barrier unit ahead of the next anchor, and the
+ * search starts there instead of at every capital of the text. No anchor ahead: no more matches.
+ */
+export function* matchesFrom(
+  re: RegExp,
+  anchor: RegExp,
+  barrier: Uint8Array,
+  text: string,
+): Generator<RegExpExecArray> {
+  let from = 0
+  while (from <= text.length) {
+    anchor.lastIndex = from
+    const a = anchor.exec(text)
+    if (!a) return
+    let start = a.index
+    // Bounded by `from`, so the walks of one text together read it at most once.
+    while (start > from) {
+      const c = text.charCodeAt(start - 1)
+      if (c < 128 && barrier[c] === 1) break
+      start--
+    }
+    re.lastIndex = start
+    const m = re.exec(text)
+    if (!m) return
+    yield m
+    from = m.index + Math.max(m[0].length, 1)
+  }
 }
 
 const PO_BOX =
   /(?<![\p{L}\p{N}])(?:\d{1,5}[ ])?(?:P\.?[ ]?O\.?[ ]?Box|Post(?:fach| Office Box)|PSC[ ]\d{1,5},?[ ]Box|Unit[ ]\d{1,5}[ ]Box)[ ]\d{1,6}(?:[ \t]*\n?[ \t]*(?:APO|FPO|DPO)[ ](?:AA|AE|AP)[ ]\d{5})?/giu
 const NORMAL_PATTERNS = buildPatterns(false)
 const LOWER_PATTERNS = buildPatterns(true)
+/** The address patterns of normal and of all-lower-case text (for tests). */
+export const ADDRESS_PATTERNS: readonly (readonly AddressPattern[])[] = [NORMAL_PATTERNS, LOWER_PATTERNS]
 
 // One more line or comma-separated part of an address: unit, postcode, state code, or place words.
 const TAIL_SEPARATOR = /^[ \t]*,?[ \t]*(?:\n[ \t>?*]*){0,2}[ \t]*,?[ \t]*/
@@ -343,9 +401,9 @@ const ENGLISH_PROSE_WORD =
 export function findStreetAddresses(text: string, places?: PlaceLookup, lower = false): Detection[] {
   if (!/\d/.test(text)) return []
   const out: Detection[] = []
-  for (const { re, score, needs, english } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
+  for (const { re, score, needs, anchor, barrier, english } of lower ? LOWER_PATTERNS : NORMAL_PATTERNS) {
     if (needs && !needs.test(text)) continue
-    for (const m of matchesOf(re, text)) {
+    for (const m of anchor && barrier ? matchesFrom(re, anchor, barrier, text) : matchesOf(re, text)) {
       // In all-lower-case text a street name is any word: "20 beads per row", "4 miles of road" are counts.
       if (lower && (english ? PROSE_WORD : ENGLISH_PROSE_WORD).test(m[0])) continue
       // One everyday word before a number is no street ("During 2021" reads as a glued "…ring 2021").
