@@ -5,19 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { seededRandom } from '@gov/core/testing'
 import { bytesMeanValue, jsonKeysIn, jsonKeysOf, parseJsonCounted } from '../../src/http/body.js'
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const TRICKY = [
   '',
@@ -71,7 +60,7 @@ function spaced(value: unknown): string {
 
 describe('JSON key counts', () => {
   it('the text and the parsed value agree on random values, compact and spaced', () => {
-    const next = random(20261125)
+    const next = seededRandom(20261125)
     for (let i = 0; i < 3000; i++) {
       const value = randomValue(next, 5)
       for (const text of [JSON.stringify(value), spaced(value)]) {
