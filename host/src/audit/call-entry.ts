@@ -38,6 +38,7 @@ export function callEntry(summary: CallSummary, id: string, time: Date): AuditEn
       mode: call?.mode ?? null,
       chain: summary.chain?.key ?? null,
       request_sha256: summary.requestSha256 ?? null,
+      provider_request_id: summary.providerRequestId ?? null,
       duration_ms: roundMs(summary.durationMs),
       steps_run: summary.state.stepsRun.size,
       decisions: summary.state.decisions.map((d) => ({

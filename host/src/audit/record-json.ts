@@ -42,6 +42,19 @@ const KNOWN_SHAPES: readonly (readonly string[])[] = [
   RECORD_KEYS,
   RECORD_KEYS.filter((key) => key !== 'hash'),
   // A call's detail (call-entry.ts).
+  [
+    'chain',
+    'decisions',
+    'duration_ms',
+    'findings',
+    'mode',
+    'model',
+    'provider_request_id',
+    'request_sha256',
+    'steps_run',
+    'vendor',
+  ],
+  // A call's detail as written before provider_request_id (any other key set sorts generically, same bytes).
   ['chain', 'decisions', 'duration_ms', 'findings', 'mode', 'model', 'request_sha256', 'steps_run', 'vendor'],
   // One decision, one finding count.
   ['code', 'enforced', 'error', 'ms', 'phase', 'step', 'verdict'],

@@ -7,6 +7,7 @@ import type { Chain } from '../chain/chain.js'
 import { CallState } from '../chain/chain-runner.js'
 import type { AgentRecord, PipelineRecord } from '../storage/store.js'
 import type { Provider } from '../upstream/providers.js'
+import { PROVIDER_REQUEST_ID } from '../upstream/upstream-client.js'
 import type { HeldStream } from './held-stream.js'
 import { PhaseClock, type PhaseTimers } from './phase-clock.js'
 
@@ -28,6 +29,8 @@ export interface CallSummary {
   readonly agentId?: string
   readonly model?: string
   readonly requestSha256?: string
+  /** The provider's id of its answer (`x-gov-provider-request-id`), when gov called a provider and it sent one. */
+  readonly providerRequestId?: string
 }
 
 /**
@@ -104,6 +107,7 @@ export class CallRecord {
       agentId: this.agent?.agent_id,
       model: this.exchange?.model,
       requestSha256: this.requestSha256,
+      providerRequestId: this.headers[PROVIDER_REQUEST_ID],
     }
   }
 }

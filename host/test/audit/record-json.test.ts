@@ -103,6 +103,7 @@ function callRecord(): Record<string, unknown> {
       mode: pick([null, 'enforce', 'observe']),
       chain: pick([null, 'preset:standard']),
       request_sha256: pick([null, createHash('sha256').update(text()).digest('hex')]),
+      provider_request_id: pick([null, 'req_abc123', text()]),
       duration_ms: number(),
       steps_run: int(12),
       decisions,
@@ -121,6 +122,8 @@ function callRecord(): Record<string, unknown> {
   if (twist === 4) record.detail = json(0)
   const decision = decisions[0] as Record<string, unknown> | undefined
   if (twist === 5 && decision) delete decision.code
+  // A call recorded before provider_request_id existed.
+  if (twist === 6) delete detail.provider_request_id
   return record
 }
 

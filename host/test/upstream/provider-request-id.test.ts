@@ -117,6 +117,39 @@ describe('the provider request id through the gateway', () => {
     assert.equal(res.headers.get('anthropic-ratelimit-requests-remaining'), null)
   })
 
+  it("the audit record of a call keeps the provider's id (null when the provider sent none)", async () => {
+    const auditOf = async (requestId: string | null) => {
+      const res = await t.admin('GET', '/audit?kind=call&order=desc&limit=50')
+      assert.equal(res.status, 200, res.text)
+      const record = (res.body.records as { request_id: string; detail: Record<string, unknown> }[]).find(
+        (r) => r.request_id === requestId,
+      )
+      assert.ok(record, `an audit record for ${requestId}`)
+      return record.detail
+    }
+    const ok = await post(t, '/v1/messages', messagesBody('hello audit'), key)
+    assert.equal(ok.status, 200, ok.text)
+    assert.match(ok.headers.get(ID) ?? '', /^req_mock_\d+$/)
+    assert.equal((await auditOf(ok.headers.get('x-request-id'))).provider_request_id, ok.headers.get(ID))
+    t.mock.enqueue({
+      status: 500,
+      json: { error: { message: 'boom', type: 'server_error', param: null, code: null } },
+      headers: { 'x-request-id': 'req_500_audited' },
+    })
+    const failed = await post(t, '/v1/chat/completions', chatBody('hi'), key)
+    assert.equal(failed.status, 500)
+    assert.equal((await auditOf(failed.headers.get('x-request-id'))).provider_request_id, 'req_500_audited')
+    // Refused before any provider was called: no provider id.
+    const refused = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"model":"gpt-4o-mini","messages":"not a list"}',
+    })
+    assert.equal(refused.status, 400)
+    await refused.text()
+    assert.equal((await auditOf(refused.headers.get('x-request-id'))).provider_request_id, null)
+  })
+
   it('rate-limit headers of a successful answer are not passed on either', async () => {
     t.mock.enqueue({
       json: {
