@@ -47,17 +47,8 @@ export const ALL_PROVIDER_IDS = [
   'zhipuai',
 ]
 
-/** A small seeded generator (mulberry32): the same usages on every run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A small seeded generator (mulberry32, `@gov/core/testing`): the same usages on every run. */
+export { seededRandom as random } from '@gov/core/testing'
 
 /** Token counts spread over magnitudes (0 to millions), some cached counts above the input. */
 export function randomUsage(next: () => number): PlanUsage {
