@@ -13,19 +13,10 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
 import { calcPrice } from '@pydantic/genai-prices'
-import { buildsTable } from './builds-table.js'
+import { buildsOptions, buildsTable } from './builds-table.js'
 
-const { values } = parseArgs({
-  options: {
-    builds: { type: 'string', default: 'current=host/dist/src' },
-    rounds: { type: 'string', default: '7' },
-    n: { type: 'string', default: '20000' },
-  },
-})
-const ROUNDS = Number(values.rounds)
-const N = Number(values.n)
+const { builds: BUILDS, rounds: ROUNDS, n: N } = buildsOptions()
 
 interface Usage {
   inputTokens: number
@@ -113,8 +104,7 @@ function cpuPerCall(cost: Cost, row: Row): { us: number; sum: number } {
 
 async function main(): Promise<void> {
   const builds: { label: string; cost: Cost }[] = [{ label: 'calcPrice (uncached)', cost: referenceCost() }]
-  for (const spec of (values.builds as string).split(',')) {
-    const [label, dir] = spec.split('=') as [string, string]
+  for (const [label, dir] of BUILDS) {
     builds.push({ label, cost: await loadBuild(dir) })
   }
   const results = new Map<string, Map<string, number[]>>()

@@ -16,19 +16,10 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
 import { Verdicts } from '@gov/core'
-import { buildsTable } from './builds-table.js'
+import { buildsOptions, buildsTable } from './builds-table.js'
 
-const { values } = parseArgs({
-  options: {
-    builds: { type: 'string', default: 'current=host/dist/src' },
-    rounds: { type: 'string', default: '7' },
-    n: { type: 'string', default: '20000' },
-  },
-})
-const ROUNDS = Number(values.rounds)
-const N = Number(values.n)
+const { builds: BUILDS, rounds: ROUNDS, n: N } = buildsOptions()
 
 const STEPS = [
   'break_circuit',
@@ -102,8 +93,7 @@ async function cpuPerCall(build: Build, run: (state: object) => Promise<unknown>
 
 async function main(): Promise<void> {
   const builds: Build[] = []
-  for (const spec of (values.builds as string).split(',')) {
-    const [label, dir] = spec.split('=') as [string, string]
+  for (const [label, dir] of BUILDS) {
     builds.push(await loadBuild(label, dir))
   }
   const rows: Record<string, (b: Build) => (state: object) => Promise<unknown>> = {
