@@ -267,6 +267,29 @@ describe('callers that hang up, race and send odd bodies', () => {
     return res.body.records.length
   }
 
+  /** The caller hung up: the provider request of `directive` is dropped within `withinMs` and the call audited once. */
+  async function droppedAndAudited(
+    directive: string,
+    agentId: string,
+    withinMs: number,
+    what: string,
+  ): Promise<void> {
+    const dropped = await eventually(
+      () => provider.dropped.get(directive) ?? 0,
+      (n) => n === 1,
+      withinMs,
+    )
+    assert.equal(dropped, 1, what)
+    assert.equal(
+      await eventually(
+        () => auditCount(agentId),
+        (n) => n === 1,
+      ),
+      1,
+      'one audit record',
+    )
+  }
+
   /** A normal call answers 200 with the text (the gateway and its pool are fine). */
   async function stillServes(vendor: Vendor, stream = false): Promise<void> {
     const who = await agent()
@@ -292,19 +315,11 @@ describe('callers that hang up, race and send odd bodies', () => {
           },
         )
         assert.equal(raw, undefined)
-        const dropped = await eventually(
-          () => provider.dropped.get(directive) ?? 0,
-          (n) => n === 1,
+        await droppedAndAudited(
+          directive,
+          who.id,
           1000,
-        )
-        assert.equal(dropped, 1, 'the provider request was dropped well before the provider answered')
-        assert.equal(
-          await eventually(
-            () => auditCount(who.id),
-            (n) => n === 1,
-          ),
-          1,
-          'one audit record',
+          'the provider request was dropped well before the provider answered',
         )
         await stillServes(vendor, stream)
       })
@@ -350,20 +365,7 @@ describe('callers that hang up, race and send odd bodies', () => {
             },
           )
           assert.equal(raw, undefined)
-          const dropped = await eventually(
-            () => provider.dropped.get(directive) ?? 0,
-            (n) => n === 1,
-            1500,
-          )
-          assert.equal(dropped, 1, 'the provider stream was dropped before it ended')
-          assert.equal(
-            await eventually(
-              () => auditCount(who.id),
-              (n) => n === 1,
-            ),
-            1,
-            'one audit record',
-          )
+          await droppedAndAudited(directive, who.id, 1500, 'the provider stream was dropped before it ended')
           await stillServes(vendor, true)
         })
       }
