@@ -195,6 +195,13 @@ export interface Usage {
    * when the provider reported it.
    */
   readonly cacheWriteInputTokens?: number
+  /**
+   * Part of {@link cacheWriteInputTokens} written to the one-hour cache
+   * (Anthropic `cache_creation.ephemeral_1h_input_tokens`, billed at twice the
+   * input price against 1.25 times for the five-minute cache). Present only
+   * when the provider reported it.
+   */
+  readonly cacheWrite1hInputTokens?: number
 }
 
 /** The model's answer to one call, complete (streamed answers are reassembled first). */

@@ -64,6 +64,8 @@ export interface PricedUsage {
   readonly cachedInputTokens?: number
   /** Input tokens written to the provider's prompt cache (Anthropic's `cache_creation_input_tokens`), when reported. */
   readonly cacheWriteInputTokens?: number
+  /** Part of `cacheWriteInputTokens` written to the one-hour cache (Anthropic `cache_creation.ephemeral_1h_input_tokens`), when reported. */
+  readonly cacheWrite1hInputTokens?: number
 }
 
 /** Model prices, so steps do not each bundle a table. */

@@ -10,7 +10,7 @@
  * Expected prices are the providers' list prices per million tokens (which
  * the bundled genai-prices data holds): gpt-4o $2.50 input, $1.25 cached
  * input, $10 output; claude-sonnet-4-5 $3 input, $0.30 cache read, $3.75
- * cache write (5 min), $15 output.
+ * cache write (5 min), $6 cache write (1 hour), $15 output.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -45,7 +45,7 @@ const chatAnswer = (usage: unknown) => ({
   usage,
 })
 
-const anthropicMessage = (usage: Record<string, number>) => ({
+const anthropicMessage = (usage: Record<string, unknown>) => ({
   id: 'msg_cache',
   type: 'message',
   role: 'assistant',
@@ -210,6 +210,27 @@ describe('prompt-cache tokens priced through the gateway', () => {
       await metric('gov_tokens_total', `agent="${id}",model="claude-sonnet-4-5",direction="input"`),
       21 + 3_000 + 188,
     )
+  })
+
+  it('Anthropic, JSON: writes to the one-hour cache are priced at the one-hour write price', async () => {
+    const id = await freshAgent()
+    t.mock.enqueue({
+      json: anthropicMessage({
+        input_tokens: 21,
+        cache_creation_input_tokens: 188,
+        cache_read_input_tokens: 3_000,
+        cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 88 },
+        output_tokens: 393,
+      }),
+    })
+    const res = await t.call(
+      '/v1/messages',
+      { model: 'claude-sonnet-4-5', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] },
+      { key },
+    )
+    assert.equal(res.status, 200, res.text)
+    // 100 tokens for five minutes at $3.75/M, 88 for an hour at $6/M.
+    close(await spend(id), SONNET(21, 3_000, 100, 393) + (88 * 6) / 1e6)
   })
 
   it('Anthropic, streamed: message_start’s cache counts and message_delta’s output are priced', async () => {

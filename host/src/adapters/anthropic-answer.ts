@@ -59,7 +59,9 @@ export function parseAnthropicAnswer(body: Record<string, unknown>, exchange: Ex
 /**
  * Anthropic's `input_tokens` excludes cache reads (`cache_read_input_tokens`)
  * and writes (`cache_creation_input_tokens`); gov's input count is the total,
- * so both are added to it and also kept apart for pricing.
+ * so both are added to it and also kept apart for pricing. Writes to the
+ * one-hour cache (`cache_creation.ephemeral_1h_input_tokens`) cost more than
+ * writes to the five-minute one and are kept apart too.
  */
 function readUsage(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined
@@ -70,7 +72,9 @@ function readUsage(usage: unknown): Usage | undefined {
     if (typeof read === 'number') input += read
     if (typeof write === 'number') input += write
   }
-  return tokenUsage(input, usage.output_tokens, read, write)
+  const creation = usage.cache_creation
+  const write1h = isRecord(creation) ? creation.ephemeral_1h_input_tokens : undefined
+  return tokenUsage(input, usage.output_tokens, read, write, write1h)
 }
 
 /** A complete `message` carrying `text`, for a step's `respond` verdict (no tokens were used). */

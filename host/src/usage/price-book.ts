@@ -186,13 +186,17 @@ function secondsOfDay(text: string | undefined): number | undefined {
   return (local - shift + 86400) % 86400
 }
 
-/** calcPrice's usage for gov's counts (cache_read_tokens and cache_write_tokens only when truthy). */
+/** calcPrice's usage for gov's counts (cache_read_tokens, cache_write_tokens and cache_write_1h_tokens only when truthy). */
 function usageFor(usage: BookUsage): Usage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     ...(usage.cachedInputTokens ? { cache_read_tokens: usage.cachedInputTokens } : {}),
     ...(usage.cacheWriteInputTokens ? { cache_write_tokens: usage.cacheWriteInputTokens } : {}),
+    // genai-prices prices this part of the writes at `cache_write_1h_mtok`, the rest at `cache_write_mtok`.
+    ...(usage.cacheWriteInputTokens && usage.cacheWrite1hInputTokens
+      ? { cache_write_1h_tokens: usage.cacheWrite1hInputTokens }
+      : {}),
   }
 }
 

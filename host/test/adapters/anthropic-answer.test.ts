@@ -28,6 +28,8 @@ describe('AnthropicAdapter.parseAnswer', () => {
       outputTokens: 74,
       cachedInputTokens: 0,
       cacheWriteInputTokens: 0,
+      // The recorded answer's cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }.
+      cacheWrite1hInputTokens: 0,
     })
     assert.deepEqual(
       answer.message.parts.map((p) => [p.id, p.kind]),

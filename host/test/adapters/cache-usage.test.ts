@@ -21,6 +21,22 @@ describe('tokenUsage with cache counts', () => {
     assert.deepEqual(none, { inputTokens: 10, outputTokens: 2 })
     assert.ok(!('cachedInputTokens' in none) && !('cacheWriteInputTokens' in none))
   })
+
+  it('keeps the one-hour write count only when it is a part of the writes', () => {
+    assert.deepEqual(tokenUsage(10, 2, 4, 3, 2), {
+      inputTokens: 10,
+      outputTokens: 2,
+      cachedInputTokens: 4,
+      cacheWriteInputTokens: 3,
+      cacheWrite1hInputTokens: 2,
+    })
+    assert.equal(tokenUsage(10, 2, 4, 3, 3).cacheWrite1hInputTokens, 3)
+    assert.equal(tokenUsage(10, 2, 4, 3, 0).cacheWrite1hInputTokens, 0)
+    for (const odd of [4, -1, '2', null, Number.NaN])
+      assert.ok(!('cacheWrite1hInputTokens' in tokenUsage(10, 2, 4, 3, odd)), String(odd))
+    // No writes reported: no one-hour part either.
+    assert.ok(!('cacheWrite1hInputTokens' in tokenUsage(10, 2, 4, undefined, 2)))
+  })
 })
 
 describe('OpenAI chat completions: cached tokens', () => {
@@ -173,6 +189,29 @@ describe('Anthropic messages: cache reads and writes', () => {
     })
   })
 
+  it('JSON: cache_creation.ephemeral_1h_input_tokens is the one-hour part of the writes', () => {
+    const usage = {
+      input_tokens: 21,
+      cache_creation_input_tokens: 188,
+      cache_read_input_tokens: 3_000,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 88 },
+      output_tokens: 393,
+    }
+    assert.deepEqual(adapter.parseAnswer(message(usage), exchange).usage, {
+      inputTokens: 3_209,
+      outputTokens: 393,
+      cachedInputTokens: 3_000,
+      cacheWriteInputTokens: 188,
+      cacheWrite1hInputTokens: 88,
+    })
+    // A cache_creation that is not an object, or one-hour writes beyond the total, are left out.
+    for (const creation of [null, 88, [88], { ephemeral_1h_input_tokens: 189 }]) {
+      const parsed = adapter.parseAnswer(message({ ...usage, cache_creation: creation }), exchange).usage
+      assert.equal(parsed?.cacheWriteInputTokens, 188)
+      assert.ok(parsed && !('cacheWrite1hInputTokens' in parsed), JSON.stringify(creation))
+    }
+  })
+
   it('JSON: no cache fields (or null ones) leaves input_tokens as it is', () => {
     assert.deepEqual(adapter.parseAnswer(message({ input_tokens: 21, output_tokens: 3 }), exchange).usage, {
       inputTokens: 21,
@@ -225,6 +264,31 @@ describe('Anthropic messages: cache reads and writes', () => {
       outputTokens: 393,
       cachedInputTokens: 3_100,
       cacheWriteInputTokens: 188,
+    })
+  })
+
+  it("stream: message_start's cache_creation gives the one-hour part", () => {
+    const start = message({
+      input_tokens: 21,
+      cache_creation_input_tokens: 188,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 188 },
+      output_tokens: 1,
+    })
+    const text = sse([
+      ['message_start', { type: 'message_start', message: { ...start, content: [], stop_reason: null } }],
+      [
+        'message_delta',
+        { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } },
+      ],
+      ['message_stop', { type: 'message_stop' }],
+    ])
+    assert.deepEqual(adapter.parseAnswer(adapter.reassembleStream(text), exchange).usage, {
+      inputTokens: 21 + 188,
+      outputTokens: 7,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 188,
+      cacheWrite1hInputTokens: 188,
     })
   })
 })

@@ -49,6 +49,30 @@ describe('GenAiPriceBook: cache writes', () => {
     )
   })
 
+  it('one-hour cache writes are priced at cache_write_1h_mtok, as calcPrice does with cache_write_1h_tokens', () => {
+    const book = new GenAiPriceBook(() => AT)
+    const oneHour = { ...usage, cacheWrite1hInputTokens: 188 }
+    const expected = calc('claude-sonnet-4-5', { ...want, cache_write_1h_tokens: 188 }, 'anthropic')
+    assert.ok(expected !== undefined)
+    for (let round = 0; round < 2; round++)
+      assert.equal(book.cost('claude-sonnet-4-5', oneHour, 'anthropic'), expected)
+    const fiveMinutes = book.cost('claude-sonnet-4-5', usage, 'anthropic') as number
+    // 188 tokens at the one-hour write price ($6/M) instead of the five-minute one ($3.75/M).
+    assert.ok(Math.abs((expected as number) - fiveMinutes - (188 * (6 - 3.75)) / 1e6) < 1e-12)
+    // Part of the writes for one hour, the rest for five minutes.
+    const mixed = book.cost(
+      'claude-sonnet-4-5',
+      { ...usage, cacheWrite1hInputTokens: 88 },
+      'anthropic',
+    ) as number
+    assert.ok(Math.abs(mixed - fiveMinutes - (88 * (6 - 3.75)) / 1e6) < 1e-12)
+    // Zero one-hour writes: the five-minute price.
+    assert.equal(
+      book.cost('claude-sonnet-4-5', { ...usage, cacheWrite1hInputTokens: 0 }, 'anthropic'),
+      fiveMinutes,
+    )
+  })
+
   it('zero cache writes are priced like none (the prepared plan)', () => {
     const book = new GenAiPriceBook(() => AT)
     const a = book.cost('claude-sonnet-4-5', { ...usage, cacheWriteInputTokens: 0 }, 'anthropic')

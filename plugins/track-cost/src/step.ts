@@ -172,9 +172,13 @@ export class TrackCostStep implements StepInstance {
     // Cache counts are parts of the reported input count: kept only when that count was reported.
     const cachedInputTokens = estimated ? undefined : reported?.cachedInputTokens
     const cacheWriteInputTokens = estimated ? undefined : reported?.cacheWriteInputTokens
+    // The one-hour part of the writes (priced higher), kept only with the writes' count.
+    const cacheWrite1hInputTokens =
+      cacheWriteInputTokens === undefined ? undefined : reported?.cacheWrite1hInputTokens
     const usage: CallUsage = { inputTokens, outputTokens }
     if (cachedInputTokens !== undefined) usage.cachedInputTokens = cachedInputTokens
     if (cacheWriteInputTokens !== undefined) usage.cacheWriteInputTokens = cacheWriteInputTokens
+    if (cacheWrite1hInputTokens !== undefined) usage.cacheWrite1hInputTokens = cacheWrite1hInputTokens
     // For the finding and the debug line; no object when no cache count was reported.
     const cacheDetail =
       cachedInputTokens === undefined && cacheWriteInputTokens === undefined
@@ -183,6 +187,9 @@ export class TrackCostStep implements StepInstance {
             ...(cachedInputTokens !== undefined ? { cached_input_tokens: cachedInputTokens } : {}),
             ...(cacheWriteInputTokens !== undefined
               ? { cache_write_input_tokens: cacheWriteInputTokens }
+              : {}),
+            ...(cacheWrite1hInputTokens !== undefined
+              ? { cache_write_1h_input_tokens: cacheWrite1hInputTokens }
               : {}),
           }
     const usd =

@@ -97,6 +97,29 @@ describe('track_cost: prompt-cache tokens', () => {
     })
   })
 
+  it('hands the one-hour part of the cache writes to the price book and names it in the finding', async () => {
+    const { step, asked } = makeStep()
+    const usage = {
+      inputTokens: 3_209,
+      outputTokens: 393,
+      cachedInputTokens: 3_000,
+      cacheWriteInputTokens: 188,
+      cacheWrite1hInputTokens: 88,
+    }
+    await answered(step, usage, 'cache-model')
+    assert.deepEqual(asked.at(-1), usage)
+    const findings: Finding[] = []
+    await answered(step, usage, 'mystery', findings)
+    assert.deepEqual(findings[0]?.detail, {
+      model: 'mystery',
+      input_tokens: 3_209,
+      output_tokens: 393,
+      cached_input_tokens: 3_000,
+      cache_write_input_tokens: 188,
+      cache_write_1h_input_tokens: 88,
+    })
+  })
+
   it('counts gov_tokens_total input as the total input, cached tokens included', async () => {
     const { step, services } = makeStep()
     await answered(step, { inputTokens: 2_006, outputTokens: 300, cachedInputTokens: 1_920 }, 'cache-model')
