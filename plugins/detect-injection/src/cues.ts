@@ -22,6 +22,7 @@ import {
   BIGRAM_SEED,
   FeatureScratch,
   FNV_PRIME,
+  hashCharGrams,
   isWordAt,
   prepareFeatureCodes,
   TRIGRAM_SEED,
@@ -284,6 +285,84 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
     inWord = false
   }
   return counts
+}
+
+/**
+ * {@link hashFeatures} (features.ts) and {@link cueCountsOfCodes} in one pass
+ * over the words: both cut words with `isWordAt` and hash them the same way,
+ * so the word n-gram features and the cue lexicon lookups share each word's
+ * hash and each bigram's and trigram's. Writes exactly what the two write (the
+ * features to `out` in the same order, the counts to `counts`) and returns how
+ * many features; `test/cues.test.ts` compares it with the two on many texts.
+ */
+export function hashFeaturesAndCues(
+  codes: Uint16Array,
+  n: number,
+  bits: number,
+  out: Int32Array,
+  counts: Uint8Array,
+): number {
+  const mask = (1 << bits) - 1
+  let count = hashCharGrams(codes, n, mask, out)
+  counts.fill(0)
+  let h = WORD_SEED
+  let inWord = false
+  // The last two words' hashes, as both loops keep them: `previous` is cueCountsOfCodes' w2, `beforePrevious` its w1.
+  let previous = 0
+  let beforePrevious = 0
+  let words = 0
+  let run = 0
+  let runChar = -1
+  let odd = 0
+  let letter = false
+  for (let j = 0; j <= n; j++) {
+    const c = j < n ? codes[j] : 32
+    if (c >= 0x61 && c <= 0x7a) {
+      runChar = -1
+      letter = true
+      h = Math.imul(h ^ c, FNV_PRIME)
+      inWord = true
+      continue
+    }
+    if (c < 128 && BANNER[c] === 1) {
+      run = c === runChar ? run + 1 : 1
+      runChar = c
+      if (run === 3 && counts[DECORATION] < MAX_COUNT) counts[DECORATION]++
+    } else runChar = -1
+    if (c === 32) {
+      if (odd >= 3 && letter && counts[ODD_TOKEN] < MAX_COUNT) counts[ODD_TOKEN]++
+      odd = 0
+      letter = false
+    } else if (c < 128 && ODD[c] === 1) odd++
+    if (isWordAt(codes, j, n, c, inWord)) {
+      h = Math.imul(h ^ c, FNV_PRIME)
+      inWord = true
+      continue
+    }
+    const stop = c === 46 || c === 63 || c === 33 || c === 59 || c === 58
+    if (!inWord) {
+      if (stop) words = 0
+      continue
+    }
+    out[count++] = (h ^ (h >>> 13)) & mask
+    let cues = cuesOfHash(h)
+    // The bigram and trigram hashes are bigramHash and trigramHash of the same words.
+    const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
+    const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
+    if (previous !== 0) {
+      out[count++] = (b ^ (b >>> 16)) & mask
+      if (beforePrevious !== 0) out[count++] = (t ^ (t >>> 16)) & mask
+    }
+    if (words >= 1) cues |= cuesOfHash(b)
+    if (words >= 2) cues |= cuesOfHash(t)
+    if (cues !== 0) bump(counts, cues)
+    beforePrevious = previous
+    previous = h
+    words = stop ? 0 : words + 1
+    h = WORD_SEED
+    inWord = false
+  }
+  return count
 }
 
 const scratch = new FeatureScratch()

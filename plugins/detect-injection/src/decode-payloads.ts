@@ -13,6 +13,7 @@
  * {@link MAX_DECODED} characters; and one call decodes at most
  * {@link DecodeBudget.chars} characters over all payloads and layers.
  */
+import { ENCODED_WORDS, ROT13_WORDS } from './encoded-words.js'
 import { lowerCaseInPlace } from './match-rules.js'
 import { NeedleIndex } from './needle-index.js'
 import { scanHints, type TextHints } from './scan-hints.js'
@@ -56,28 +57,7 @@ const ESCAPES = new RegExp(`(?:\\\\x[0-9a-fA-F]{2}){6,${MAX_RUN}}|(?:\\\\u[0-9a-
 const PERCENT = new RegExp(`(?:%[0-9a-fA-F]{2}[A-Za-z0-9 ._~-]{0,2}){6,${MAX_RUN}}`, 'g')
 // ROT13 and reversed text are only tried when a key word shows up encoded;
 // the words are looked for first without word boundaries, all in one pass.
-const ROT13_WORDS = [
-  'vtaber',
-  'qvfertneq',
-  'sbetrg',
-  'cerivbhf',
-  'vafgehpgvba',
-  'flfgrz',
-  'cebzcg',
-  'wnvyoernx',
-  'ehyrf',
-]
-const REVERSED_WORDS = [
-  'erongi',
-  'dragersid',
-  'tegrof',
-  'suoiverp',
-  'snoitcurtsni',
-  'tpmorp',
-  'metsys',
-  'kaerbliaj',
-]
-const ENCODED_WORDS = new NeedleIndex([...ROT13_WORDS, ...REVERSED_WORDS])
+const ENCODED_INDEX = new NeedleIndex(ENCODED_WORDS)
 const ROT13_HINT = /\b(?:vtaber|qvfertneq|sbetrg|cerivbhf|vafgehpgvbaf?|flfgrz|cebzcg|wnvyoernx|ehyrf)\b/i
 const REVERSED_HINT = /\b(?:erongi|dragersid|tegrof|suoiverp|snoitcurtsni|tpmorp|metsys|kaerbliaj)\b/i
 // At most MAX_RUN letters per match: a longer run is taken in pieces.
@@ -295,6 +275,11 @@ function around(text: string, at: number): { start: number; end: number } {
 export interface FindPayloadsOptions {
   /** The text lower-cased in place (see {@link lowerCaseInPlace}), when the caller has it. */
   readonly lower?: string
+  /**
+   * Which of {@link ENCODED_WORDS} occur in `lower` (flags in that order), when
+   * the caller's own needle pass found them (match-rules.ts `findNeedles`).
+   */
+  readonly encoded?: Uint8Array
   readonly hints?: TextHints
   /** What the call may still decode; shared between layers. A fresh one by default. */
   readonly budget?: DecodeBudget
@@ -310,8 +295,7 @@ export function findPayloads(text: string, options: FindPayloadsOptions = {}): P
   if (into.open && text.includes('%'))
     collectPattern(text, PERCENT, 'percent', (run) => decodeURIComponent(run), into)
   if (!into.open) return into.out
-  const lower = options.lower ?? lowerCaseInPlace(text)
-  const encoded = ENCODED_WORDS.find(lower)
+  const encoded = options.encoded ?? ENCODED_INDEX.find(options.lower ?? lowerCaseInPlace(text))
   if (anyFound(encoded, 0, ROT13_WORDS.length)) {
     const m = ROT13_HINT.exec(text)
     if (m) {

@@ -9,7 +9,14 @@ import { contextOverlap } from './context-fit.js'
 import { type DecodeBudget, decodeBudget, findPayloads, type Payload } from './decode-payloads.js'
 import { foldLeet, LEET_STEMS } from './leetspeak.js'
 import type { Combiner, LinearModel } from './linear-model.js'
-import { type Channel, lowerCaseInPlace, matchRules, type RuleHit, sumRuleWeights } from './match-rules.js'
+import {
+  type Channel,
+  findNeedles,
+  lowerCaseInPlace,
+  matchRules,
+  type RuleHit,
+  sumRuleWeights,
+} from './match-rules.js'
 import { type NormalizedText, normalizeText, originalSpan } from './normalize.js'
 import { ALL_RULES, type Rule } from './rules/index.js'
 import { scanHints, type TextHints } from './scan-hints.js'
@@ -92,11 +99,13 @@ export class InjectionDetector {
     const normalized = normalizeText(text)
     const t = normalized.text
     const lower = lowerCaseInPlace(t)
-    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules, lower))
+    // One automaton pass finds the rules' needles and the decoder's encoded words.
+    const needles = findNeedles(lower, this.#rules)
+    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules, lower, needles))
     discountQuotedExamples(t, hits)
     const hints = scanHints(t)
     if (hints.leet) this.#addLeetHits(t, channel, hits)
-    if (options.decodePayloads !== false) this.#addPayloadHits(t, lower, hints, hits)
+    if (options.decodePayloads !== false) this.#addPayloadHits(t, lower, needles.encoded, hints, hits)
     addHiddenTextHits(normalized, hits, (hidden) => this.#scoreDecoded(hidden).ruleWeight)
 
     let modelLogit = Number.NEGATIVE_INFINITY
@@ -142,9 +151,9 @@ export class InjectionDetector {
       hits.push({ id: 'obfuscation.leetspeak', category: 'obfuscation', weight: 1.5, start: 0, end: 0 })
   }
 
-  #addPayloadHits(text: string, lower: string, hints: TextHints, hits: Located[]): void {
+  #addPayloadHits(text: string, lower: string, encoded: Uint8Array, hints: TextHints, hits: Located[]): void {
     const budget = decodeBudget()
-    for (const payload of findPayloads(text, { lower, hints, budget })) {
+    for (const payload of findPayloads(text, { lower, encoded, hints, budget })) {
       let weight = 0
       if (payload.kind === 'spaced') {
         if (SPACED_TRIGGER.test(payload.text)) weight = 3.5

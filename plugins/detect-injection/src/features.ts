@@ -127,26 +127,7 @@ export function isWordAt(codes: Uint16Array, j: number, n: number, c: number, in
  */
 export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: Int32Array): number {
   const mask = (1 << bits) - 1
-  let count = 0
-  // FNV-1a over up to five characters from each position; unrolled where all five exist.
-  let i = 0
-  for (; i + 5 <= n; i++) {
-    let h = Math.imul(FNV_OFFSET ^ codes[i], FNV_PRIME)
-    h = Math.imul(h ^ codes[i + 1], FNV_PRIME)
-    h = Math.imul(h ^ codes[i + 2], FNV_PRIME)
-    out[count++] = (h ^ (h >>> 15)) & mask
-    h = Math.imul(h ^ codes[i + 3], FNV_PRIME)
-    out[count++] = (h ^ (h >>> 15)) & mask
-    h = Math.imul(h ^ codes[i + 4], FNV_PRIME)
-    out[count++] = (h ^ (h >>> 15)) & mask
-  }
-  for (; i + 3 <= n; i++) {
-    let h = FNV_OFFSET
-    for (let k = 0; i + k < n; k++) {
-      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
-      if (k >= 2) out[count++] = (h ^ (h >>> 15)) & mask
-    }
-  }
+  let count = hashCharGrams(codes, n, mask, out)
   let previous = 0
   let beforePrevious = 0
   let h = WORD_SEED
@@ -172,6 +153,36 @@ export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: I
     previous = h
     h = WORD_SEED
     inWord = false
+  }
+  return count
+}
+
+/**
+ * The character n-grams of {@link hashFeatures}: the 3-, 4- and 5-gram
+ * starting at each position of `codes[0..n)`, in that order, each masked by
+ * `mask`, written to `out` from 0; returns how many. Shared with the cue scan
+ * (cues.ts), which hashes the word n-grams in its own pass.
+ */
+export function hashCharGrams(codes: Uint16Array, n: number, mask: number, out: Int32Array): number {
+  let count = 0
+  // FNV-1a over up to five characters from each position; unrolled where all five exist.
+  let i = 0
+  for (; i + 5 <= n; i++) {
+    let h = Math.imul(FNV_OFFSET ^ codes[i], FNV_PRIME)
+    h = Math.imul(h ^ codes[i + 1], FNV_PRIME)
+    h = Math.imul(h ^ codes[i + 2], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+    h = Math.imul(h ^ codes[i + 3], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+    h = Math.imul(h ^ codes[i + 4], FNV_PRIME)
+    out[count++] = (h ^ (h >>> 15)) & mask
+  }
+  for (; i + 3 <= n; i++) {
+    let h = FNV_OFFSET
+    for (let k = 0; i + k < n; k++) {
+      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
+      if (k >= 2) out[count++] = (h ^ (h >>> 15)) & mask
+    }
   }
   return count
 }

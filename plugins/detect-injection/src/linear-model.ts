@@ -7,7 +7,7 @@
  * or a web page. This module imports nothing from @gov/core, so a worker
  * thread that scores texts does not load the SDK and its dependencies.
  */
-import { CUE_NAMES, cueCountsOfCodes, cueFeaturesOfCounts, MAX_CUE_FEATURES } from './cues.js'
+import { CUE_NAMES, cueFeaturesOfCounts, hashFeaturesAndCues, MAX_CUE_FEATURES } from './cues.js'
 import {
   FeatureBitSet,
   FeatureScratch,
@@ -139,9 +139,13 @@ export class LinearModel {
     const scratch = this.#scratch
     const length = prepareFeatureCodes(text, scratch)
     let logit = bias
+    // With cues, one pass over the words finds both the word n-grams and the cues.
+    const count = cues
+      ? hashFeaturesAndCues(scratch.codes, length, this.bits, scratch.features, this.#cueCounts)
+      : hashFeatures(scratch.codes, length, this.bits, scratch.features)
     if (cues) {
       const c = this.#cueFeatures
-      const m = cueFeaturesOfCounts(cueCountsOfCodes(scratch.codes, length, this.#cueCounts), this.bits, c)
+      const m = cueFeaturesOfCounts(this.#cueCounts, this.bits, c)
       if (ch.stored) {
         const values = ch.stored.values
         let q = 0
@@ -152,7 +156,6 @@ export class LinearModel {
         for (let i = 0; i < m; i++) logit += weights[c[i]]
       }
     }
-    const count = hashFeatures(scratch.codes, length, this.bits, scratch.features)
     // Deduplicating and summing in one pass over a bit set (features.ts): the same sum, in the same order.
     const out = this.#sum
     if (ch.stored) {

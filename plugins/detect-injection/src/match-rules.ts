@@ -2,6 +2,7 @@
  * Running the rules over a text and folding their hits into one number: the
  * strongest hit of each category counts, categories add up.
  */
+import { ENCODED_WORDS } from './encoded-words.js'
 import { NeedleIndex } from './needle-index.js'
 import type { Rule, RuleCategory } from './rules/index.js'
 import { splitSentences } from './segment.js'
@@ -35,11 +36,25 @@ export function lowerCaseInPlace(text: string): string {
   return out
 }
 
-/** A rule list with the automaton over all of its needles, built once per list. */
+/**
+ * A rule list with the automaton over all of its needles and the decoder's
+ * encoded words (encoded-words.ts), built once per list: one pass over a text
+ * serves both.
+ */
 interface IndexedRules {
   readonly index: NeedleIndex
   /** Needle indices of each rule, in rule order. */
   readonly needlesOf: readonly (readonly number[])[]
+  /** Needle index of each of {@link ENCODED_WORDS}, in that order. */
+  readonly encodedIds: Int32Array
+}
+
+/** What one pass of a rule list's automaton found in a lower-cased text. */
+export interface NeedleFlags {
+  /** Flags by the list's needle index (see {@link matchRules}). */
+  readonly found: Uint8Array
+  /** Flags of {@link ENCODED_WORDS}, in that order (`findPayloads`' `encoded` option). */
+  readonly encoded: Uint8Array
 }
 
 const indexes = new WeakMap<readonly Rule[], IndexedRules>()
@@ -49,24 +64,44 @@ function indexRules(rules: readonly Rule[]): IndexedRules {
   if (indexed) return indexed
   const ids = new Map<string, number>()
   for (const rule of rules) for (const needle of rule.needles) if (!ids.has(needle)) ids.set(needle, ids.size)
+  for (const word of ENCODED_WORDS) if (!ids.has(word)) ids.set(word, ids.size)
   indexed = {
     index: new NeedleIndex([...ids.keys()]),
     needlesOf: rules.map((rule) => rule.needles.map((needle) => ids.get(needle) as number)),
+    encodedIds: Int32Array.from(ENCODED_WORDS, (word) => ids.get(word) as number),
   }
   indexes.set(rules, indexed)
   return indexed
 }
 
-/** Run `rules` over `text`; per-segment rules see each line or sentence. */
+/**
+ * Which needles of `rules` and which encoded words occur in `lower` (the text
+ * lower-cased in place), in one pass. Encoded words have no spaces, so reading
+ * whitespace runs as one space, as the rules' needles do, finds each where a
+ * search of its own would.
+ */
+export function findNeedles(lower: string, rules: readonly Rule[]): NeedleFlags {
+  const { index, encodedIds } = indexRules(rules)
+  const found = index.find(lower)
+  const encoded = new Uint8Array(encodedIds.length)
+  for (let k = 0; k < encodedIds.length; k++) encoded[k] = found[encodedIds[k]]
+  return { found, encoded }
+}
+
+/**
+ * Run `rules` over `text`; per-segment rules see each line or sentence.
+ * `needles` is {@link findNeedles} of `lower`, when the caller has it.
+ */
 export function matchRules(
   text: string,
   channel: Channel,
   rules: readonly Rule[],
   lower = lowerCaseInPlace(text),
+  needles?: NeedleFlags,
 ): RuleHit[] {
   const hits: RuleHit[] = []
   const { index, needlesOf } = indexRules(rules)
-  const found = index.find(lower)
+  const found = needles ? needles.found : index.find(lower)
   let segments: ReturnType<typeof splitSentences> | undefined
   for (let r = 0; r < rules.length; r++) {
     const rule = rules[r]

@@ -7,11 +7,17 @@
  * The automaton is compiled to a dense table (a DFA: failure links resolved
  * ahead of time) over the characters the needles use, so the scan costs one
  * typed-array read per character and allocates nothing but the result; a
- * character no needle uses sends the automaton back to its start.
+ * character no needle uses sends the automaton back to its start. Each entry
+ * of the table is the next state's row offset (no multiplication in the
+ * loop), negated (`~offset`) when needles end in that state, so the loop
+ * tests one sign instead of reading the output list at every character.
  *
  * A space in a needle stands for any run of whitespace (as `\s+` sees it): the
  * scan reads each run as one space. Rules write `\s+` between words, so a
- * needle of two words is as safe as one word and far more selective.
+ * needle of two words is as safe as one word and far more selective. In the
+ * table, whitespace read in a state that a space led to stays in that state
+ * (every state but the start is reached by one character only, so those states
+ * are exactly the ones after a space): the run counts once without a branch.
  */
 
 /** Whitespace as `/\s/u` sees it. */
@@ -26,9 +32,10 @@ export class NeedleIndex {
   /** Character code → column of the table (0: a character no needle uses). */
   readonly #columnOf = new Uint16Array(0x10000)
   readonly #columns: number
-  /** Column of whitespace, or -1 when no needle has a space. */
-  readonly #spaceColumn: number
-  /** `#table[state * #columns + column]` is the next state. */
+  /**
+   * `#table[row + column]`, `row = state * #columns`, is the next state's row,
+   * or `~row` when needles end in the next state.
+   */
   readonly #table: Int32Array
   /** Needles ending in each state (including those of its failure chain): `#outIds[#outStart[s] .. #outStart[s + 1])`. */
   readonly #outStart: Int32Array
@@ -46,7 +53,6 @@ export class NeedleIndex {
     }
     this.#columns = columns
     const space = columnOf[0x20]
-    this.#spaceColumn = space === 0 ? -1 : space
     if (space !== 0) for (const c of WHITESPACE) columnOf[c] = space
 
     // The trie: goto[state][column], -1 where there is no edge.
@@ -97,6 +103,20 @@ export class NeedleIndex {
     }
     // Column 0 (a character no needle uses) always leads back to the start.
     for (let state = 0; state < states; state++) table[state * columns] = 0
+    // A state after a space keeps reading whitespace in place: the run is one space. Only the
+    // start is reached by other characters too, and a space leads there only when no needle
+    // starts with one, where a space from the start stays there anyway.
+    if (space !== 0) {
+      for (let state = 0; state < states; state++) {
+        const to = table[state * columns + space]
+        if (to !== 0) table[to * columns + space] = to
+      }
+    }
+    // Row offsets instead of state numbers, negated where needles end.
+    for (let k = 0; k < table.length; k++) {
+      const to = table[k]
+      table[k] = out[to].length > 0 ? ~(to * columns) : to * columns
+    }
 
     this.#table = table
     this.#outStart = new Int32Array(states + 1)
@@ -107,24 +127,31 @@ export class NeedleIndex {
   /** Flags, by needle index, of the needles that occur in `text` (a space in a needle matching any whitespace run). */
   find(text: string): Uint8Array {
     const found = new Uint8Array(this.needles.length)
-    const columnOf = this.#columnOf
-    const columns = this.#columns
-    const table = this.#table
-    const outStart = this.#outStart
-    const outIds = this.#outIds
-    const spaceColumn = this.#spaceColumn
-    let state = 0
-    let afterSpace = false
-    for (let i = 0; i < text.length; i++) {
-      const column = columnOf[text.charCodeAt(i)]
-      if (column === spaceColumn) {
-        if (afterSpace) continue
-        afterSpace = true
-      } else afterSpace = false
-      state = table[state * columns + column]
-      const to = outStart[state + 1]
-      for (let k = outStart[state]; k < to; k++) found[outIds[k]] = 1
-    }
+    this.findInto(text, found)
     return found
+  }
+
+  /**
+   * {@link find} into `found` (at least as long as {@link needles}), which is
+   * or-ed into, not cleared: flags of needles that occur are set to 1.
+   */
+  findInto(text: string, found: Uint8Array): void {
+    const columnOf = this.#columnOf
+    const table = this.#table
+    let row = 0
+    for (let i = 0; i < text.length; i++) {
+      row = table[row + columnOf[text.charCodeAt(i)]]
+      if (row < 0) {
+        row = ~row
+        this.#report(row, found)
+      }
+    }
+  }
+
+  #report(row: number, found: Uint8Array): void {
+    const state = row / this.#columns
+    const outIds = this.#outIds
+    const to = this.#outStart[state + 1]
+    for (let k = this.#outStart[state]; k < to; k++) found[outIds[k]] = 1
   }
 }

@@ -5,11 +5,19 @@ import {
   CUE_PHRASES,
   type CueName,
   cueCounts,
+  cueCountsOfCodes,
   cueFeatures,
   cueFeaturesOfCounts,
+  hashFeaturesAndCues,
   MAX_CUE_FEATURES,
 } from '../src/cues.js'
-import { prepareFeatureText, WORD_CHAR } from '../src/features.js'
+import {
+  FeatureScratch,
+  hashFeatures,
+  prepareFeatureCodes,
+  prepareFeatureText,
+  WORD_CHAR,
+} from '../src/features.js'
 import { LinearModel } from '../src/linear-model.js'
 import { BENIGN_LOOKALIKES, DIRECT_ATTACKS } from './fixtures.js'
 
@@ -129,6 +137,55 @@ describe('cue features', () => {
       texts.push(parts.join(random() < 0.8 ? ' ' : ''))
     }
     for (const text of texts) assert.deepEqual([...cueCounts(text)], referenceCounts(text), text)
+  })
+
+  it('hashFeaturesAndCues writes what hashFeatures and cueCountsOfCodes write, in one pass', () => {
+    let seed = 99
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+      return seed / 2 ** 32
+    }
+    const words = [...new Set([...CUE_PHRASES.values()].flat().flatMap((p) => p.split(' ')))]
+    const extra = [
+      '.',
+      '!',
+      '?',
+      ';',
+      ':',
+      '===',
+      '({[x',
+      "don't",
+      "'",
+      'it’s',
+      '漢字',
+      'é',
+      '\n',
+      '-',
+      '$$$',
+      '0',
+      'A',
+    ]
+    const texts: string[] = [...Object.values(DIRECT_ATTACKS), ...BENIGN_LOOKALIKES, '', ' ', 'a', "'", '...']
+    for (let i = 0; i < 1500; i++) {
+      const parts: string[] = []
+      for (let k = 0, length = 1 + Math.floor(random() * 60); k < length; k++) {
+        const pool = random() < 0.6 ? words : extra
+        parts.push(pool[Math.floor(random() * pool.length)])
+      }
+      texts.push(parts.join(random() < 0.8 ? ' ' : ''))
+    }
+    const scratch = new FeatureScratch()
+    const fused = new Uint8Array(CUE_NAMES.length)
+    const separate = new Uint8Array(CUE_NAMES.length)
+    for (const text of texts) {
+      const n = prepareFeatureCodes(text, scratch)
+      const count = hashFeatures(scratch.codes, n, 18, scratch.features)
+      const expected = scratch.features.slice(0, count)
+      cueCountsOfCodes(scratch.codes, n, separate)
+      const got = hashFeaturesAndCues(scratch.codes, n, 18, scratch.features, fused)
+      assert.deepEqual(scratch.features.slice(0, got), expected, text)
+      assert.deepEqual([...fused], [...separate], text)
+    }
   })
 
   it('finds each form of attack, in several languages', () => {

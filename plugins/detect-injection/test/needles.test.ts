@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { lowerCaseInPlace } from '../src/match-rules.js'
+import { ENCODED_WORDS } from '../src/encoded-words.js'
+import { findNeedles, lowerCaseInPlace, matchRules } from '../src/match-rules.js'
 import { NeedleIndex } from '../src/needle-index.js'
 import { ALL_RULES } from '../src/rules/index.js'
 import { loadRows } from '../train/dataset.js'
@@ -39,6 +40,44 @@ describe('NeedleIndex', () => {
         [...index.find(text)],
         needles.map((needle) => (collapsed.includes(needle) ? 1 : 0)),
         JSON.stringify(text),
+      )
+    }
+  })
+})
+
+describe('one needle pass for the rules and the decoder', () => {
+  it('finds the encoded words where a search of their own finds them', () => {
+    const own = new NeedleIndex(ENCODED_WORDS)
+    let seed = 3
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+      return seed / 2 ** 32
+    }
+    const pieces = [
+      ...ENCODED_WORDS,
+      ...ENCODED_WORDS.map((w) => w.slice(0, 3)),
+      'ignore ',
+      'your',
+      ' ',
+      '\n\t ',
+      'x',
+      'é',
+    ]
+    const texts = [...Object.values(DIRECT_ATTACKS), ...BENIGN_LOOKALIKES]
+    for (let i = 0; i < 2000; i++) {
+      let text = ''
+      for (let k = 0, length = Math.floor(random() * 12); k < length; k++)
+        text += pieces[Math.floor(random() * pieces.length)]
+      texts.push(text)
+    }
+    for (const text of texts) {
+      const lower = lowerCaseInPlace(text)
+      const { found, encoded } = findNeedles(lower, ALL_RULES)
+      assert.deepEqual([...encoded], [...own.find(lower)], JSON.stringify(text))
+      // The rules see the same flags as from the automaton over their needles alone.
+      assert.deepEqual(
+        matchRules(text, 'tool', ALL_RULES, lower, { found, encoded }),
+        matchRules(text, 'tool', ALL_RULES),
       )
     }
   })
