@@ -29,6 +29,38 @@ const SYNC_INTERVAL_MS = 10_000
 /** An unknown `kid` re-reads the secret at most this often, so made-up kids cannot hammer the vault. */
 const FORCED_SYNC_INTERVAL_MS = 30_000
 
+/**
+ * At most this many distinct grants keep their token for reuse within one
+ * second; further grants in that second are signed without being kept.
+ */
+const MAX_REUSED_PER_SECOND = 4_096
+
+/** The tokens minted in one second with one key (see {@link TokenService.mint}). */
+interface SameSecond {
+  readonly second: number
+  readonly key: SigningKey
+  /** By {@link reuseKeyOf}. */
+  readonly tokens: Map<string, MintedToken>
+}
+
+/**
+ * Every claim of a grant's token that varies between calls, and the key's
+ * `kid`, as one exact text: JSON keeps strings apart whatever they contain, and
+ * an absent session (`null`) apart from any session id.
+ */
+function reuseKeyOf(kid: string, grant: CapabilityGrant): string {
+  return JSON.stringify([
+    kid,
+    grant.agentId,
+    grant.sessionId ?? null,
+    grant.pipeline,
+    grant.pipelineVersion,
+    grant.classification,
+    grant.tools,
+    grant.labels,
+  ])
+}
+
 /** Per signing key: its node:crypto KeyObject and the encoded header of its capability tokens. */
 const signers = new WeakMap<SigningKey, { key: KeyObject; tokenHeader: string }>()
 
@@ -105,6 +137,10 @@ export class TokenService {
   readonly #o: TokenServiceOptions
   readonly #now: () => number
   #ring: Promise<KeyRing> | undefined
+  /** The key ring once loaded (rotations change it in place), so minting need not wait on a promise. */
+  #loaded: KeyRing | undefined
+  /** Tokens minted in the current second with the current key, by their claims except `jti`. */
+  #sameSecond: SameSecond | undefined
   /** Key changes run one at a time; a failed one does not stop the next. */
   #queue: Promise<unknown> = Promise.resolve()
   #lastSync = 0
@@ -122,12 +158,50 @@ export class TokenService {
     await this.#keys()
   }
 
-  /** Sign a token for an allowed call. */
+  /**
+   * The token of an allowed call: freshly signed, or (with `reuse`
+   * `same-second`, the default) the token an identical grant already got in
+   * this second. A JWT's `iat` and `exp` count whole seconds, so two tokens of
+   * one grant signed in one second could differ only in `jti`: the second
+   * caller gets the first token, `jti` included, and no signature is paid.
+   * Every claim value (agent, session, pipeline and version, classification,
+   * tools, labels, issue second) and the signing key must match; `iss`, `aud`
+   * and the lifetime are this service's fixed settings. Each token handed out
+   * counts as `minted`.
+   */
   async mint(grant: CapabilityGrant): Promise<MintedToken> {
-    const ring = await this.#keys()
+    return this.#mintWith(this.#loaded ?? (await this.#keys()), grant)
+  }
+
+  /**
+   * {@link mint} without a promise, for the hot path; undefined only while the
+   * signing key has not been loaded yet (then use {@link mint}).
+   */
+  mintNow(grant: CapabilityGrant): MintedToken | undefined {
+    const ring = this.#loaded
+    return ring && this.#mintWith(ring, grant)
+  }
+
+  #mintWith(ring: KeyRing, grant: CapabilityGrant): MintedToken {
     this.#syncInBackground()
     const key = ring.current
     const iat = Math.floor(this.#now() / 1000)
+    let reuseKey: string | undefined
+    let same: SameSecond | undefined
+    if (this.#o.settings.reuse === 'same-second') {
+      same = this.#sameSecond
+      // Only this second's tokens are kept: a new second or a new signing key starts afresh.
+      if (same === undefined || same.second !== iat || same.key !== key) {
+        same = { second: iat, key, tokens: new Map() }
+        this.#sameSecond = same
+      }
+      reuseKey = reuseKeyOf(key.kid, grant)
+      const earlier = same.tokens.get(reuseKey)
+      if (earlier !== undefined) {
+        this.#o.metrics.tokenResult('minted').inc()
+        return earlier
+      }
+    }
     const exp = iat + this.#o.settings.ttlSeconds
     const id = randomUUID()
     const { issuer, audience } = this.#o.settings
@@ -162,9 +236,11 @@ export class TokenService {
             tools: grant.tools,
             labels: grant.labels,
           }
-    const token = signCompact(key, payload)
+    const minted: MintedToken = { token: signCompact(key, payload), id, kid: key.kid, expiresAt: exp }
+    if (same !== undefined && reuseKey !== undefined && same.tokens.size < MAX_REUSED_PER_SECOND)
+      same.tokens.set(reuseKey, minted)
     this.#o.metrics.tokenResult('minted').inc()
-    return { token, id, kid: key.kid, expiresAt: exp }
+    return minted
   }
 
   /**
@@ -243,7 +319,10 @@ export class TokenService {
   }
 
   #keys(): Promise<KeyRing> {
-    this.#ring ??= this.#load()
+    this.#ring ??= this.#load().then((ring) => {
+      this.#loaded = ring
+      return ring
+    })
     return this.#ring
   }
 

@@ -69,11 +69,12 @@ describe('TokenService mint and verify', () => {
     assert.deepEqual(keysOf(await tokens.mint(sampleGrant({ sessionId: undefined }))), [...common, ...rest])
   })
 
-  it('leaves sid out without a session and gives every token its own jti', async () => {
-    const { tokens } = await tokenKit()
+  it('leaves sid out without a session and, with reuse off, gives every token its own jti', async () => {
+    const { tokens } = await tokenKit({ settings: { reuse: 'off' } })
     const a = await tokens.mint(sampleGrant({ sessionId: undefined }))
     const b = await tokens.mint(sampleGrant({ sessionId: undefined }))
     assert.notEqual(a.id, b.id)
+    assert.notEqual(a.token, b.token)
     const result = await tokens.verify(a.token)
     assert.ok(result.valid)
     assert.equal('sid' in result.claims, false)
