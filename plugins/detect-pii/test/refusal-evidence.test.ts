@@ -22,8 +22,9 @@ const NO_PERSON = [
   // A word the tagger reads as a name in a question, no known name, title or cue: a place, a title.
   ['Каково население Варшавы сегодня?', ['PERSON:Варшавы']],
   ['Anarşinin Maskesi şiirini kim yazmıştır?', ['PERSON:Anarşinin Maskesi']],
-  // Vietnamese: every syllable is a first name to the gazetteer.
-  ['Biệt danh của Đồng bằng là gì?', ['PERSON:Đồng']],
+  // Vietnamese: every syllable is a first name to the gazetteer. (Since 0.6.4 a lone syllable before a lower-case
+  // one, "Biệt danh của Đồng bằng là gì?", is no finding at all: test/titles-places-languages.test.ts.)
+  ['Tuyên bố nào bãi bỏ Đạo Tin lành tại Pháp?', ['PERSON:Đạo Tin']],
   // Turkish "Kim" (who) and Swahili "Madaktari" (doctors) opening a sentence.
   ['Kim bu şiiri yazmıştır ve ne zaman?', ['PERSON:Kim']],
   ['Madaktari hutoza hospitali $150 kwa saa. Wagonjwa ni wangapi?', ['PERSON:Madaktari']],

@@ -1,5 +1,6 @@
 import type { Detection } from '../pii-types.js'
 import { COMMON, DICTIONARY, FIRST, GERMAN, LAST, ORG_SUFFIX, PLACE, TITLE } from './lexicon.js'
+import { type Language, untrainedLanguage } from './refusal-evidence.js'
 import type { Token } from './tokenize.js'
 
 /**
@@ -102,6 +103,13 @@ const THING_HEADS = new Set([
   'law',
   'laws',
   'theorem',
+  'hypothesis',
+  'conjecture',
+  'formula',
+  'comet',
+  'constant',
+  'lemma',
+  'algorithm',
   'triangle',
   'principle',
   'paradox',
@@ -142,6 +150,7 @@ const THING_HEADS = new Set([
   'century',
   'day',
   'services',
+  'county',
   'service',
   'address',
   'speech',
@@ -194,7 +203,19 @@ const THING_HEADS_FIRST = new Set([
   'monte',
   'isla',
   'isola',
+  // English names that put the kind of place first (0.6.4): "Mount Everest", "Planet Zogar", "Kingdom B".
+  'mount',
+  'mt',
+  'planet',
+  'kingdom',
+  'lake',
+  'cape',
+  'fort',
+  'isle',
 ])
+
+/** The English words of {@link THING_HEADS_FIRST}, which take no "de"/"di" connector. */
+const ENGLISH_HEADS_FIRST = new Set(['mount', 'mt', 'planet', 'kingdom', 'lake', 'cape', 'fort', 'isle'])
 
 /** Last words of institutions: a "person" ending in one is the institution ("Central Hospital"). */
 const INSTITUTION_HEADS = new Set([
@@ -229,6 +250,15 @@ const INSTITUTION_HEADS = new Set([
   'bank',
   'foundation',
   'court',
+  // Businesses (0.6.4): "Le Marais Boutique", "Sterling Auto Store" are firms, masked as such, not people.
+  'boutique',
+  'hotel',
+  'restaurant',
+  'bakery',
+  'store',
+  'shop',
+  'cafe',
+  'café',
 ])
 
 /** Words that name a work: "the Harry Potter series", "the movie Shutter Island". */
@@ -395,6 +425,8 @@ export function withoutNonNames(
   let topics: Set<string> | undefined
   /** Whether the text is German, found on the first person whose words are all German words. */
   let german: boolean | undefined
+  /** The text's language when the tagger saw no training sentence of it, found on the first doubtful person. */
+  let language: Language | undefined
   const out: Detection[] = []
   for (const d of found) {
     if (d.type !== 'PERSON' && d.type !== 'ORGANIZATION') {
@@ -412,6 +444,13 @@ export function withoutNonNames(
       if (german) continue
     }
     if (monthDay(text, tokens, from, to)) continue
+    // "On Mondays, Wednesdays, and Fridays": a day of the week, plural too (0.6.4).
+    if (from === to && WEEKDAYS.has(tokens[from].key)) continue
+    // A word of a language without training sentences: "Thành phố …", "Stratigrafi uzmanları …".
+    if (d.type === 'PERSON' && untrainedWord(units, tokens, from, to)) {
+      language ??= untrainedLanguage(text, units, tokens)
+      if (language !== '' && languageWord(text, tokens[from], from < to, language, flagsOf)) continue
+    }
     if (d.type === 'PERSON' && afterQuestionColon(text, units, tokens, from, to, flagsOf)) continue
     const verdict = judge(text, units, tokens, d, from, to, flagsOfKey)
     if (verdict === 'drop') continue
@@ -458,6 +497,28 @@ export function withoutNonNames(
       ).every((w) => known.has(w)),
   )
 }
+
+/**
+ * Articles of French, Spanish and Italian (and the French "au"/"aux"): "la Gioconda", "le Grandi Piramidi". Not the
+ * German "der", "die", "das": they are relative pronouns too ("die Gesetzgebung, auf die Fátima Báñez so stolz
+ * ist"), and German joins a capitalised noun to the name ("der Historiker Götz Aly"): 20 names of the training
+ * documents were lost with them.
+ */
+const FOREIGN_ARTICLES = new Set(['la', 'le', 'les', 'el', 'los', 'las', 'il', 'lo', 'gli', 'au', 'aux'])
+/** Particles of names before an article: "von der Leyen", "de la Cruz", "van der Berg". */
+const PARTICLE_BEFORE_ARTICLE = new Set([
+  'von',
+  'van',
+  'de',
+  'di',
+  'da',
+  'del',
+  'della',
+  'zu',
+  'vom',
+  'ten',
+  'ter',
+])
 
 /** Words after "the Mona Lisa" that show the span is the whole noun phrase, not a modifier of the next word. */
 const FUNCTION_AFTER = new Set([
@@ -712,6 +773,15 @@ function judge(
   // The topic of a knowledge question: "Who was Albert Einstein?", "paintings by Van Gogh".
   if (person && topicOfQuestion(text, units, tokens, from, to)) return 'topic'
 
+  // A title in quotes: after a work noun ("the book 'Chrono Divergence'"), or a quoted title-case phrase.
+  if (!(lastFlags & ORG_SUFFIX) && quotedTitle(text, d, person)) return 'drop'
+  // A work named by a character in it: "the Cheshire Cat from Alice in Wonderland".
+  if (person && characterWork(text, tokens, from, to)) return 'drop'
+  // An idea or a thing named after a person: "Halley's Comet", "Heron's formula", "Ponzi schemes".
+  if (person && eponym(text, tokens, to, flagsOf)) return 'drop'
+  // A place named after its kind: "a planet named Xorbia", "the kingdom of Eldoria", "Teatro de Verano".
+  if (placeOfKind(text, tokens, from)) return 'drop'
+
   // Things, places, events: "Roman Empire", "Oxford Hall". A first name + surname pair stays ("Emma Stone").
   if (!single && !last.allCaps) {
     const firstFlags = flagsOf(first)
@@ -720,7 +790,13 @@ function judge(
       person && ((to === from + 1 && firstFlags & FIRST && lastFlags & (FIRST | LAST)) || firstFlags & TITLE)
     if (!fullName && THING_HEADS.has(last.key) && !(lastFlags & ORG_SUFFIX)) return 'drop'
     // Head first, as in the Romance and other languages: "Torre Eiffel", "Mercado del Grainger".
-    if (person && THING_HEADS_FIRST.has(first.key)) return 'drop'
+    // Also an organisation put so ("Mount Everest", "Kingdom B"), unless an institution ends it ("Mount St. Vincent
+    // University").
+    if (
+      THING_HEADS_FIRST.has(first.key) &&
+      (person || (ENGLISH_HEADS_FIRST.has(first.key) && !INSTITUTION_HEADS.has(last.key)))
+    )
+      return 'drop'
     if (!fullName && person && INSTITUTION_HEADS.has(last.key)) return 'organization'
   }
   // An organisation does not come before "effect", "law", "triangle": "the Coriolis effect" names an idea.
@@ -742,6 +818,18 @@ function judge(
     // "the Luke Batty inquest", "the Doubtfire sisters": a name as a modifier, or a family, is still a name.
     if (!after || after.cap || FUNCTION_AFTER.has(after.key)) return 'drop'
   }
+  // "la Mona Lisa", "le Grandi Piramidi di Giza", "au Caboose" (0.6.4): the articles of Romance languages, which
+  // put no name before a noun; a lone known name stays ("la Maria" of spoken Italian).
+  if (
+    person &&
+    before &&
+    !before.cap &&
+    FOREIGN_ARTICLES.has(before.key) &&
+    !last.possessive &&
+    (!single || !(flagsOf(first) & (FIRST | LAST))) &&
+    !(from >= 2 && PARTICLE_BEFORE_ARTICLE.has(tokens[from - 2].key))
+  )
+    return 'drop'
   if (d.type === 'ORGANIZATION' && single && first.allCaps && !(lastFlags & ORG_SUFFIX)) {
     // Two letters are a unit or a term ("AC", "DC", "MA") unless named as one body ("the EU", "the UN").
     if (first.key.length <= 2 && !(before && before.key === 'the')) return 'drop'
@@ -769,6 +857,11 @@ function judge(
     return 'trim'
   return 'keep'
 }
+
+/** English days of the week, singular and plural ("Fridays" was read as an organisation). */
+const WEEKDAYS = new Set(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].flatMap((d) => [d, `${d}s`]),
+)
 
 /** Month names and abbreviations of English that are also first names or read as names ("Jan", "May", "Dec"). */
 const MONTHS = new Set([
@@ -894,4 +987,328 @@ function sentenceBefore(head: string, word: string): boolean {
 function pluralAcronym(text: string, t: Token): boolean {
   const word = text.slice(t.start, t.end)
   return /^\p{Lu}{2,}s$/u.test(word)
+}
+
+/**
+ * A word that may be an ordinary word of a language the tagger has no training sentence of (0.6.4): a lone
+ * capitalised word before a lower-case word ("Thành phố nào …", "cho Tổ chức …", "Stratigrafi uzmanları …",
+ * "Mpishi alinunua …"), or a span with a lower-case word inside. {@link languageWord} decides by the language.
+ */
+function untrainedWord(units: Uint16Array, tokens: readonly Token[], from: number, to: number): boolean {
+  for (let k = from + 1; k <= to; k++) if (!tokens[k].cap) return true
+  const first = tokens[from]
+  if (from !== to || first.allCaps || first.possessive) return false
+  const next = tokens[from + 1]
+  return next !== undefined && !next.cap && spaced(units, first, next)
+}
+
+/** A Swahili verb: subject prefix, tense marker, stem ("Alikula", "Anampeleka", "Wamekubali", "Akiunda"). */
+const SWAHILI_VERB = /^(?:a|wa|ni|u|tu|m|ki|vi|li|ya|i|zi|ku|hu)(?:li|na|me|ta|ki|ka|nge)\p{L}{3,}$/u
+
+/**
+ * Whether the word found by {@link untrainedWord} is a word of the language, not a name. Vietnamese, which
+ * capitalises every syllable of a name but only the first of a sentence or of another proper noun ("Tổ chức",
+ * "Đồng bằng"): a syllable with a letter outside ASCII ("Thành", "Độ", "Lý"; "Luther đã …" stays), or a span
+ * with a lower-case syllable. Outside Vietnamese only a word opening a sentence that is no known first or last
+ * name — Turkish and Romanian: one that takes no suffix after an apostrophe (Turkish writes one after names:
+ * "Luther'in"); Swahili: a verb by its prefixes ("Alikula", "Anawauliza"; the nouns "Mpishi", "Hatimaye" are not
+ * told from names such as "Nissa", and stay).
+ */
+function languageWord(
+  text: string,
+  t: Token,
+  lowerInside: boolean,
+  language: Language,
+  flagsOf: Flags,
+): boolean {
+  if (language === 'vi') return lowerInside || /[\u0080-\uffff]/.test(text.slice(t.start, t.end))
+  if (lowerInside || !t.sentenceStart || flagsOf(t) & (FIRST | LAST)) return false
+  if (language === 'sw') return SWAHILI_VERB.test(t.key)
+  return !/['’]\p{L}/u.test(text.slice(t.start, t.end + 2))
+}
+
+/**
+ * The findings of all-lower-case text without those in Vietnamese text (0.6.4): there every syllable is a name
+ * to the gazetteer ("lập luận", "từ thực"), and a name in lower case cannot be told from words.
+ */
+export function withoutVietnameseWords(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  found: Detection[],
+): Detection[] {
+  if (found.length === 0 || untrainedLanguage(text, units, tokens) !== 'vi') return found
+  return found.filter((d) => d.type !== 'PERSON' || /\p{Lu}/u.test(text.slice(d.start, d.end)))
+}
+
+/** Nouns of works and products before a quoted title: "the book 'Chrono Divergence'", "a drug named 'Drugalin'". */
+const WORK_CUES = new Set([
+  ...WORKS,
+  'title',
+  'titled',
+  'entitled',
+  'article',
+  'story',
+  'stories',
+  'chapter',
+  'essay',
+  'paper',
+  'documentary',
+  'podcast',
+  'magazine',
+  'newspaper',
+  'track',
+  'anthem',
+  'brand',
+  'product',
+  'app',
+  'drug',
+  'potion',
+  'dish',
+  'cocktail',
+  'video',
+  'videogame',
+])
+
+/** Words a title writes in lower case between its capitalised words: "The Old Man and the Sea". */
+const TITLE_FUNCTION = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'with',
+  'from',
+  'by',
+  'under',
+  'over',
+  'through',
+  'into',
+  'upon',
+])
+
+const QUOTE_PAIRS: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  '“': '”',
+  '‘': '’',
+  '«': '»',
+  '„': '“',
+  '*': '*',
+  _: '_',
+}
+
+/**
+ * True when the finding lies inside a pair of quotes (or `*`/`_` emphasis) on its line whose content is a title:
+ * the quote follows a work or product noun within three words ("the book 'Chrono Divergence'", "a drug named
+ * 'Drugalin'"), or, for a person, the content is a title-case phrase of two or more words that starts with an article or holds
+ * a lower-case function word between capitalised words ("'The Old Man and the Sea'", "'Alice's Adventures in
+ * Wonderland'"). A quoted name ("the contestant named 'Tabatha Gehling'", "users named \"Sarah Williams\"") stays.
+ */
+function quotedTitle(text: string, d: Detection, person: boolean): boolean {
+  const line = text.lastIndexOf('\n', d.start - 1) + 1
+  if (d.start - line > 400) return false
+  let open = -1
+  let close = ''
+  for (let i = line; i < d.start; i++) {
+    const c = text[i]
+    if (open >= 0) {
+      if (c === close && closes(text, i)) open = -1
+    } else if (QUOTE_PAIRS[c] !== undefined && opens(text, i)) {
+      open = i
+      close = QUOTE_PAIRS[c]
+    }
+  }
+  if (open < 0) return false
+  let end = -1
+  for (let i = d.end; i < text.length && i < d.end + 200; i++) {
+    const c = text[i]
+    if (c === '\n') return false
+    if (c === close && closes(text, i)) {
+      end = i
+      break
+    }
+  }
+  if (end < 0) return false
+  // The words before the quote, back to the clause's start: "crime novel. The protagonist, \"Harvey Talbot\"" stays.
+  const lead = text.slice(Math.max(line, open - 40), open)
+  const clause = lead.slice(
+    Math.max(lead.lastIndexOf('.'), lead.lastIndexOf(','), lead.lastIndexOf('!'), lead.lastIndexOf('?')) + 1,
+  )
+  const before = clause.toLowerCase().match(/\p{L}+/gu) ?? []
+  if (before.slice(-3).some((w) => WORK_CUES.has(w))) return true
+  // Firms and bands are quoted under their own title-case names ("The Space Bastards", "Statens Museum for Kunst").
+  return person && titleCase(text.slice(open + 1, end))
+}
+
+/** An opening quote: after the line start, a space or an opening bracket, before a letter or digit. */
+function opens(text: string, i: number): boolean {
+  return (i === 0 || /[\s([{:]/.test(text[i - 1])) && /[\p{L}\p{N}]/u.test(text[i + 1] ?? '')
+}
+
+/** A closing quote: after a letter, digit or punctuation, before a space, punctuation or the end. */
+function closes(text: string, i: number): boolean {
+  return /[^\s]/.test(text[i - 1] ?? ' ') && !/[\p{L}\p{N}]/u.test(text[i + 1] ?? '')
+}
+
+/** A title-case phrase: "The Old Man and the Sea", "Alice's Adventures in Wonderland", "The Starry Night". */
+function titleCase(phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/)
+  if (words.length < 2 || words.length > 12) return false
+  // A clause or a list is no title ("Jeff Bezos, the CEO of Amazon"), nor a nickname ("Hank the Hot Dog Hero").
+  if (phrase.includes(',') || words[1] === 'the') return false
+  let inner = false
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
+    if (w === '') return false
+    if (/^[\p{Lu}\p{N}]/u.test(w)) continue
+    if (!TITLE_FUNCTION.has(w) || k === 0 || k === words.length - 1) return false
+    inner = true
+  }
+  return inner || /^(?:the|a|an)$/i.test(words[0])
+}
+
+/**
+ * A name right after "from" that a capitalised character precedes, continued by a lower-case function word and
+ * a capitalised word: "the Cheshire Cat from Alice in Wonderland", "the Queen of Hearts from Alice in
+ * Wonderland" — the work the character is from ("a letter from Alice in Accounting" stays: "letter" is no
+ * character).
+ */
+function characterWork(text: string, tokens: readonly Token[], from: number, to: number): boolean {
+  if (from < 2) return false
+  const prep = tokens[from - 1]
+  if (prep.key !== 'from' || prep.cap || !tokens[from - 2].cap || tokens[from - 2].sentenceStart) return false
+  if (!/^ $/.test(text.slice(prep.end, tokens[from].start))) return false
+  return /^(?:['’]s)?(?: \p{Lu}[\p{L}'’-]*)* (?:in|of|and|on|under|through|at)(?: the)? \p{Lu}/u.test(
+    text.slice(tokens[to].end, tokens[to].end + 80),
+  )
+}
+
+/** Heads of ideas and things named after a person: "Heron's formula", "Halley's Comet", "Ponzi schemes". */
+const EPONYM_HEADS = new Set([
+  'formula',
+  'formulas',
+  'formulae',
+  'theorem',
+  'theorems',
+  'conjecture',
+  'hypothesis',
+  'constant',
+  'equation',
+  'equations',
+  'principle',
+  'paradox',
+  'lemma',
+  'comet',
+  'algorithm',
+  'razor',
+  'inequality',
+  'distribution',
+  'transform',
+  'triangle',
+  'wager',
+  'sequence',
+  'law',
+  'laws',
+  'scheme',
+  'schemes',
+  'syndrome',
+  'disease',
+  'effect',
+])
+/** Heads that may also be said of anyone ("Mary's disease"): only after a name that is no known first name. */
+const EPONYM_PERSONAL = new Set(['scheme', 'schemes', 'syndrome', 'disease', 'effect'])
+
+/**
+ * A name before an eponym head, possessive or not: "Heron's formula", "Halley's Comet", "Murphy's law",
+ * "Ponzi schemes", "Parkinson's disease". A lower-case "law" only before a full stop, "of", a verb of stating, …:
+ * "Sarah's law firm" stays.
+ */
+function eponym(text: string, tokens: readonly Token[], to: number, flagsOf: Flags): boolean {
+  let next = tokens[to + 1]
+  if (!next || !/^(?:['’]s?)? $/.test(text.slice(tokens[to].end, next.start))) return false
+  // One capitalised word may stand between: "Fermat's Last Theorem", "Newton's First Law".
+  const then = tokens[to + 2]
+  if (!EPONYM_HEADS.has(next.key) && next.cap && then?.cap && text.slice(next.end, then.start) === ' ')
+    next = then
+  if (!EPONYM_HEADS.has(next.key)) return false
+  if (EPONYM_PERSONAL.has(next.key) && flagsOf(tokens[to]) & FIRST) return false
+  // "Murphy's Law": a capitalised head names the law.
+  if ((next.key === 'law' || next.key === 'laws') && !next.cap) {
+    const after = text.slice(next.end, next.end + 12)
+    return !/^ \p{Ll}/u.test(after) || /^ (?:of|states|says|is|was|and|in|for|to|that|which)\b/.test(after)
+  }
+  return true
+}
+
+/** Kinds of place before a name: "a planet named Xorbia", "the planet Zorba", "the village called Eldham". */
+const PLACE_KINDS = new Set([
+  'planet',
+  'moon',
+  'star',
+  'galaxy',
+  'kingdom',
+  'realm',
+  'empire',
+  'island',
+  'isle',
+  'continent',
+  'city',
+  'town',
+  'village',
+  'river',
+  'lake',
+  'mountain',
+  'valley',
+  'forest',
+  'nation',
+  'country',
+  'province',
+  'region',
+])
+/** Kinds of place before "of" and a name: "the kingdom of Eldoria" (not "land": "the land of John Smith"). */
+const PLACE_OF = new Set([
+  'planet',
+  'kingdom',
+  'realm',
+  'empire',
+  'island',
+  'isle',
+  'continent',
+  'city',
+  'town',
+  'village',
+  'nation',
+  'province',
+  'republic',
+  'principality',
+  'duchy',
+])
+/** Connectors after a head-first word of another language: "Teatro de Verano", "Palazzo della Signoria". */
+const HEAD_CONNECTORS = new Set(['de', 'del', 'della', 'di', 'du', 'des', 'do', 'da', 'dos', 'das'])
+
+/**
+ * A name right after a kind of place, with "named"/"called" or "of" between or nothing: "a planet named
+ * Xorbia", "the kingdom of Eldoria", "the planet Zorba"; or after a head-first word of another language and its
+ * connector: "el Teatro de Verano". Each word lower case and one space apart.
+ */
+function placeOfKind(text: string, tokens: readonly Token[], from: number): boolean {
+  if (from < 1) return false
+  const near = (a: Token, b: Token) => text.slice(a.end, b.start) === ' '
+  const link = tokens[from - 1]
+  if (!near(link, tokens[from]) || link.cap) return false
+  if (PLACE_KINDS.has(link.key)) return true
+  if (from < 2 || !near(tokens[from - 2], link)) return false
+  const kind = tokens[from - 2]
+  if ((link.key === 'named' || link.key === 'called') && !kind.cap && PLACE_KINDS.has(kind.key)) return true
+  if (link.key === 'of' && !kind.cap && PLACE_OF.has(kind.key)) return true
+  if (HEAD_CONNECTORS.has(link.key) && THING_HEADS_FIRST.has(kind.key) && !ENGLISH_HEADS_FIRST.has(kind.key))
+    return true
+  return false
 }

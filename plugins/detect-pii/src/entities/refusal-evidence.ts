@@ -119,7 +119,7 @@ const REGNAL = /^(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})$/
  * is weakest (tuning prompts: "Sakson Bahçesi", "Đại lộ Kearney", "Bendi ya …", "Legea Naționalității"):
  * Vietnamese, Swahili, Turkish, Romanian. '' for any other text.
  */
-type Language = 'vi' | 'sw' | 'tr' | 'ro' | ''
+export type Language = 'vi' | 'sw' | 'tr' | 'ro' | ''
 
 const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
   sw: new Set([
@@ -166,7 +166,7 @@ const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
  * of them (or Turkish ş) and two function words, one word in eight; for Swahili, " ya " or " kwa " and
  * two function words, one word in eight.
  */
-function untrainedLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
+export function untrainedLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
   let vietnamese = 0
   let turkish = 0
   let romanian = 0

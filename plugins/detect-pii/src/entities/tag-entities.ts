@@ -33,7 +33,7 @@ import {
   tagWithModel,
   withHandles,
 } from './model-tagger.js'
-import { withoutNonNames } from './not-names.js'
+import { withoutNonNames, withoutVietnameseWords } from './not-names.js'
 import { withRefusalEvidence } from './refusal-evidence.js'
 import { isNameGap, type Token, tokenize } from './tokenize.js'
 
@@ -394,9 +394,12 @@ export function tagEntities(
   if (!gazetteer.model) return new EntityTagger(text, units, gazetteer, mode).run()
   const tokens = tokenize(text, units)
   if (mode === 'upper' || (mode === 'lower' && !hasCapital(units))) {
-    const strong = new EntityTagger(text, units, gazetteer, mode, tokens)
-      .run()
-      .filter((d) => d.score >= STRONG_RULE)
+    const strong = withoutVietnameseWords(
+      text,
+      units,
+      tokens,
+      new EntityTagger(text, units, gazetteer, mode, tokens).run().filter((d) => d.score >= STRONG_RULE),
+    )
     if (strong.length > 0) {
       const lexicon = lexiconOf(gazetteer)
       withRefusalEvidence(

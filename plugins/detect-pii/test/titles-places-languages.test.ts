@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict'
+import { before, describe, it } from 'node:test'
+import { makeExchange, makeRequestContext } from '@gov/core/testing'
+import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
+import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { sharedGazetteer } from '../src/gazetteer-loader.js'
+import { withDefaults } from '../src/settings.js'
+import { makeStep } from './helpers.js'
+
+let options: AnalyzerOptions
+before(async () => {
+  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+})
+/** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
+const found = (text: string) =>
+  analyzeChunk(text, options).map(
+    (d) => `${d.type}:${text.slice(d.start, d.end)}${d.score >= 0.8 ? '!' : ''}`,
+  )
+
+/**
+ * The classes of 0.6.4, found on the tuning part of the benign prompts: for each, prompts without personal data
+ * that 0.6.3 changed (most of them refused under `strict`), and a prompt of the same shape with a person, who is
+ * still found.
+ */
+const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[] = [
+  {
+    name: 'quoted titles: after a work or product noun, or a quoted title-case phrase',
+    benign: [
+      "Explain the message of 'Romeo and Juliet' to a modern audience.",
+      "The title of my most popular book is 'Chrono Divergence'.",
+      "What is the average weight of patients treated with the drug named 'Drugalin'?",
+      "You are the Mad Hatter from 'Alice's Adventures in Wonderland'. Describe your tea party.",
+      'Summarise "Harry Potter and the Philosopher\'s Stone" for a child.',
+    ],
+    person: [
+      ["Please email 'The Old Man and the Sea' to Anna Berg tomorrow.", ['PERSON:Anna Berg!']],
+      [
+        "The title of my most popular book is 'Chrono Divergence', written with Anna Berg.",
+        ['PERSON:Anna Berg!'],
+      ],
+      // A quoted name without a work noun before it, and a quote after a work noun in another clause.
+      ["What are the phone numbers of the contestant named 'Tabatha Gehling'?", ['PERSON:Tabatha Gehling']],
+      [
+        'The crime novel is set in Leeds. The protagonist, "Harvey Talbot", is a detective.',
+        ['PERSON:Harvey Talbot!'],
+      ],
+      // A nickname ("Name the …") and a quoted clause are no titles.
+      ["The champion, 'Hank the Hot Dog Hero', won again.", ['PERSON:Hank the Hot']],
+      ['Give examples of how "Jeff Bezos, the CEO of Amazon" drives innovation.', ['PERSON:Jeff Bezos!']],
+    ],
+  },
+  {
+    name: 'a work named by the character it is about: "the Cheshire Cat from Alice in Wonderland"',
+    benign: [
+      'Imagine you are the Queen of Hearts from Alice in Wonderland. What do you say?',
+      'Roleplay as the Cheshire Cat from Alice in Wonderland and give directions.',
+    ],
+    person: [
+      ['I got a letter from Alice in Accounting about the refund.', ['PERSON:Alice!']],
+      [
+        'The Queen of Hearts met Alice in Wonderland and Anna Berg in Oslo.',
+        ['PERSON:Alice!', 'PERSON:Anna Berg!'],
+      ],
+    ],
+  },
+  {
+    name: 'ideas and things named after a person: formulas, theorems, comets, laws, schemes, diseases',
+    benign: [
+      'How does Heron’s formula work?',
+      "What is Fermat's Last Theorem?",
+      "How often does Halley's Comet appear in the sky?",
+      'Some of these schemes look like what we call Ponzi schemes.',
+      "Explain Murphy's Law with an example.",
+      "What is Schrödinger's equation used for?",
+      'What is the Riemann Hypothesis?',
+    ],
+    person: [
+      ["Sarah's law firm sent the invoice.", ['PERSON:Sarah!']],
+      ["Mary's disease got worse last week.", ['PERSON:Mary!']],
+      ["My father Jacob Miller has Parkinson's disease.", ['PERSON:Jacob Miller!']],
+    ],
+  },
+  {
+    name: 'places named after their kind: planets, kingdoms, cities, mountains, lakes, counties',
+    benign: [
+      'You are an astronaut on a newly discovered planet named Xorbia. As you walk, describe the flora.',
+      'Describe the newly-discovered planet Zorba and its life.',
+      'As an ambassador from Planet Zogar, describe your customs.',
+      'Roleplay as the president of a fictional country called Narnia. How would you improve schools?',
+      "The lost city of El'Arisa was hidden in a jungle.",
+      'Can you provide coordinates for Mount Everest?',
+      'In welchem Jahr wurde Jacksonville durch Zusammenlegung Teil von Duval County?',
+      '¿Dónde se encontraba el Teatro de Verano?',
+    ],
+    person: [
+      [
+        'Mrs. Johnson lives on the planet named Earth and her son is Tom Johnson.',
+        ['PERSON:Johnson!', 'PERSON:Tom Johnson!'],
+      ],
+      ['I met Anna Berg in the city of Oslo.', ['PERSON:Anna Berg!']],
+    ],
+  },
+  {
+    name: 'an article of a Romance language before a work or place; days of the week',
+    benign: [
+      'Responde la siguiente pregunta: ¿Quién pintó la Mona Lisa?',
+      'Rispondi alla seguente domanda: in quale paese si trovano le Grandi Piramidi di Giza?',
+    ],
+    person: [
+      ['Rispondi: la Maria ha comprato tre mele. Quante ne ha?', ['PERSON:Maria!']],
+      [
+        'On Mondays, Wednesdays, and Fridays, college student Tom has three classes each day.',
+        ['PERSON:Tom!'],
+      ],
+    ],
+  },
+  {
+    name: 'words of languages without training sentences: Vietnamese syllables, Turkish and Swahili words',
+    benign: [
+      'Biệt danh của Đồng bằng là gì?',
+      'Thành phố nào ở Florida có dân số đông nhất?',
+      'Trường đại học nào đã giành giải thưởng cho Tổ chức hỗ trợ nhiều nhất?',
+      'một số người lập luận rằng có mối tương quan giữa chủ nghĩa tư bản và gì?',
+      'Stratigrafi uzmanları verilerini üç boyutta görmek için hangi aracı kullanırlar?',
+      'Alikula sandwichi kila siku ya wiki hii na kutumia slaisi 2 za jibini kwenye kila sandwichi.',
+    ],
+    person: [
+      // A name of other letters in Vietnamese text, a name with a Turkish suffix, an unknown name opening a
+      // Swahili sentence (no verb), and a Vietnamese name of capitalised syllables.
+      ['Luther đã mô tả thánh lễ như thế nào?', ['PERSON:Luther']],
+      ["Luther'in kariyerinin hangi kısmı en üretken zamanlarından biriydi?", ["PERSON:Luther'in"]],
+      [
+        'Nissa anaajiri wafanyakazi 60 wa kimsimu kwa kila wiki ya kazi katika duka la Santa.',
+        ['PERSON:Nissa'],
+      ],
+      ['Nguyễn Văn Nam sống ở đâu?', ['PERSON:Nguyễn Văn!']],
+    ],
+  },
+]
+
+describe('titles, eponyms, places of a kind and words of untrained languages are no people (0.6.4)', () => {
+  for (const c of CLASSES) {
+    it(`${c.name}: no finding in the benign prompts, the person next to them found`, () => {
+      for (const text of c.benign) assert.deepEqual(found(text), [], text)
+      for (const [text, expected] of c.person) assert.deepEqual(found(text), expected, text)
+    })
+  }
+
+  it('under strict settings the benign prompts pass unchanged and a person in the same shape is refused', async () => {
+    const { step } = await makeStep({
+      action: 'block',
+      block_min_score: 0.8,
+      mask_only_types: ['ORGANIZATION'],
+    })
+    for (const text of CLASSES.flatMap((c) => c.benign)) {
+      const exchange = makeExchange([{ source: 'user', text }])
+      assert.equal((await step.onRequest(makeRequestContext(exchange))).kind, 'continue', text)
+      assert.equal(exchange.messages[0].parts[0].text, text, text)
+    }
+    for (const text of [
+      "Please email 'The Old Man and the Sea' to Anna Berg tomorrow.",
+      'I got a letter from Alice in Accounting about the refund.',
+      "Mary's disease got worse last week.",
+      'I met Anna Berg in the city of Oslo.',
+    ]) {
+      const verdict = await step.onRequest(makeRequestContext(makeExchange([{ source: 'user', text }])))
+      assert.equal(verdict.kind, 'block', text)
+    }
+  })
+})
