@@ -115,6 +115,28 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     ],
   },
   {
+    name: 'a German noun after a count or "pro" that the German word list lacks',
+    benign: [
+      'Eine Tankstelle verkauft Benzin für 3,00 US-Dollar pro Gallone. Wie viel kostet es, wenn man 10 Gallonen tankt?',
+      'Ein Händler kauft Weizen zu 20 $ pro Sack. Wie viel kostet es, wenn er den Weizen bei einem Bauern kauft?',
+    ],
+    person: [
+      [
+        'Jean hat 30 Lutscher und isst 2 davon. Wie viele Lutscher hat er noch, wenn er sie in eine Tüte steckt?',
+        ['PERSON:Jean!'],
+      ],
+      // After an ordinal or a sentence's end, and a name after a count of other words.
+      [
+        'Das Haus gehört in Welt 3. Popper zufolge ist das eine Trennung, die nicht mehr gilt und die er ablehnt.',
+        ['PERSON:Popper'],
+      ],
+      [
+        'Die Lehrerin gibt 10 Schülern je 3 Äpfel und Anna Berg bekommt den Rest, wenn sie zur Schule kommt.',
+        ['PERSON:Anna Berg!'],
+      ],
+    ],
+  },
+  {
     name: 'words of languages without training sentences: Vietnamese syllables, Turkish and Swahili words',
     benign: [
       'Biệt danh của Đồng bằng là gì?',

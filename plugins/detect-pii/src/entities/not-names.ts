@@ -443,6 +443,11 @@ export function withoutNonNames(
       german ??= germanText(tokens)
       if (german) continue
     }
+    // …and counts them: "Jean hat 30 Lutscher", "3,00 US-Dollar pro Gallone" (0.6.4; nouns the word list lacks).
+    if (d.type === 'PERSON' && from === to && countedNoun(text, tokens, from, flagsOf)) {
+      german ??= germanText(tokens)
+      if (german) continue
+    }
     if (monthDay(text, tokens, from, to)) continue
     // "On Mondays, Wednesdays, and Fridays": a day of the week, plural too (0.6.4).
     if (from === to && WEEKDAYS.has(tokens[from].key)) continue
@@ -774,7 +779,7 @@ function judge(
   if (person && topicOfQuestion(text, units, tokens, from, to)) return 'topic'
 
   // A title in quotes: after a work noun ("the book 'Chrono Divergence'"), or a quoted title-case phrase.
-  if (!(lastFlags & ORG_SUFFIX) && quotedTitle(text, d, person)) return 'drop'
+  if (!(lastFlags & ORG_SUFFIX) && quotedTitle(text, units, d, person)) return 'drop'
   // A work named by a character in it: "the Cheshire Cat from Alice in Wonderland".
   if (person && characterWork(text, tokens, from, to)) return 'drop'
   // An idea or a thing named after a person: "Halley's Comet", "Heron's formula", "Ponzi schemes".
@@ -936,6 +941,18 @@ function afterQuestionColon(
   if (end < 0) end = text.length
   const rest = text.slice(first.end, end).trimEnd()
   return /[.?!…]["'»”)]?$/.test(rest) && !/^\s*https?:/.test(rest)
+}
+
+/**
+ * A word that is no known first name right after a number or "pro" ("30 Lutscher", "pro Gallone"): in German text a
+ * noun being counted. "Mark gibt Jan 10 Äpfel" keeps "Jan" (the count follows the name).
+ */
+function countedNoun(text: string, tokens: readonly Token[], at: number, flagsOf: Flags): boolean {
+  const t = tokens[at]
+  if (!t.cap || t.allCaps || flagsOf(t) & FIRST) return false
+  const before = text.slice(Math.max(0, t.start - 12), t.start)
+  // Not after an ordinal or a sentence's end: "Welt 3. Popper zufolge …".
+  return /(?:^|[\s(])(?:\d(?:[\d.,]*\d)?|pro) $/.test(before)
 }
 
 /** True when every word of tokens [from, to] is a German word that is no name. */
@@ -1111,25 +1128,25 @@ const QUOTE_PAIRS: Record<string, string> = {
  * a lower-case function word between capitalised words ("'The Old Man and the Sea'", "'Alice's Adventures in
  * Wonderland'"). A quoted name ("the contestant named 'Tabatha Gehling'", "users named \"Sarah Williams\"") stays.
  */
-function quotedTitle(text: string, d: Detection, person: boolean): boolean {
+function quotedTitle(text: string, units: Uint16Array, d: Detection, person: boolean): boolean {
   const line = text.lastIndexOf('\n', d.start - 1) + 1
   if (d.start - line > 400) return false
   let open = -1
-  let close = ''
+  let close = 0
   for (let i = line; i < d.start; i++) {
-    const c = text[i]
+    const c = units[i]
     if (open >= 0) {
       if (c === close && closes(text, i)) open = -1
-    } else if (QUOTE_PAIRS[c] !== undefined && opens(text, i)) {
+    } else if (quote(c) && opens(text, i)) {
       open = i
-      close = QUOTE_PAIRS[c]
+      close = QUOTE_PAIRS[text[i]].charCodeAt(0)
     }
   }
   if (open < 0) return false
   let end = -1
-  for (let i = d.end; i < text.length && i < d.end + 200; i++) {
-    const c = text[i]
-    if (c === '\n') return false
+  for (let i = d.end; i < units.length && i < d.end + 200; i++) {
+    const c = units[i]
+    if (c === 10) return false
     if (c === close && closes(text, i)) {
       end = i
       break
@@ -1145,6 +1162,13 @@ function quotedTitle(text: string, d: Detection, person: boolean): boolean {
   if (before.slice(-3).some((w) => WORK_CUES.has(w))) return true
   // Firms and bands are quoted under their own title-case names ("The Space Bastards", "Statens Museum for Kunst").
   return person && titleCase(text.slice(open + 1, end))
+}
+
+/** True for a code unit of {@link QUOTE_PAIRS}: " ' * _ « ‘ “ „. */
+function quote(c: number): boolean {
+  return (
+    c === 34 || c === 39 || c === 42 || c === 95 || c === 0xab || c === 0x2018 || c === 0x201c || c === 0x201e
+  )
 }
 
 /** An opening quote: after the line start, a space or an opening bracket, before a letter or digit. */

@@ -167,6 +167,17 @@ const FUNCTION_WORDS: Record<'sw' | 'tr' | 'ro', ReadonlySet<string>> = {
  * two function words, one word in eight.
  */
 export function untrainedLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
+  // Asked by the non-name rules and again by the refusal check for the same text.
+  if (text !== lastText) {
+    lastLanguage = readLanguage(text, units, tokens)
+    lastText = text
+  }
+  return lastLanguage
+}
+let lastText: string | undefined
+let lastLanguage: Language = ''
+
+function readLanguage(text: string, units: Uint16Array, tokens: readonly Token[]): Language {
   let vietnamese = 0
   let turkish = 0
   let romanian = 0
