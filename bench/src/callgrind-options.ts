@@ -1,0 +1,114 @@
+/** Options of `npm run bench:callgrind` (`callgrind.ts`), from `--name value` arguments. */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/** What can be measured: gov on the empty pipeline, gov on preset `standard`, the bare proxy. */
+export const CALLGRIND_TARGETS = ['empty', 'standard', 'bare'] as const
+export type CallgrindTarget = (typeof CALLGRIND_TARGETS)[number]
+
+/** One build of the host to measure: a label and the `index.js` of its `host/dist/src`. */
+export interface CallgrindBuild {
+  label: string
+  /** Absolute path of the build's host `dist/src/index.js`. */
+  module: string
+}
+
+export interface CallgrindOptions {
+  builds: CallgrindBuild[]
+  /** In the order given; `bare` runs once whatever the builds. */
+  targets: CallgrindTarget[]
+  /** Calls before the measured window (JIT, caches, first-call set-up). */
+  warmup: number
+  /** Calls in the measured window. */
+  calls: number
+  /** Calls in flight at a time (1: one after another, the same instruction count every run). */
+  concurrency: number
+  /** Functions listed per table (inclusive and exclusive). */
+  top: number
+  /** Flags for node under valgrind (e.g. `--jitless`). */
+  nodeFlags: string[]
+  /** Where the callgrind files go. */
+  out: string
+}
+
+const DEFAULTS = { warmup: 2000, calls: 300, concurrency: 1, top: 25 }
+
+const NAMES = '--builds --targets --warmup --calls --concurrency --top --node-flags --out'
+
+/**
+ * A build folder: a tree holding `host/dist/src/index.js` (a checkout or
+ * `git archive` copy, built), or a host `dist/src` folder itself.
+ */
+export function buildModule(dir: string): string {
+  const tree = join(resolve(dir), 'host', 'dist', 'src', 'index.js')
+  if (existsSync(tree)) return tree
+  const direct = join(resolve(dir), 'index.js')
+  if (existsSync(direct)) return direct
+  throw new Error(`--builds: ${dir} holds neither host/dist/src/index.js nor index.js (build it first)`)
+}
+
+/**
+ * Read the options; unknown names, bad numbers, unknown targets and build
+ * folders without a built host are errors, so a typo never runs the wrong
+ * (minutes-long) measurement. `root` is this checkout (the default build
+ * `current`); `resolveBuild` finds a build's module (tests pass their own).
+ */
+export function parseCallgrindOptions(
+  argv: readonly string[],
+  root: string,
+  resolveBuild: (dir: string) => string = buildModule,
+): CallgrindOptions {
+  const numbers: Record<string, number> = { ...DEFAULTS }
+  let builds = `current=${root}`
+  let targets = 'empty,bare'
+  let nodeFlags = ''
+  let out = join(root, 'bench', 'results', 'callgrind')
+  for (let i = 0; i < argv.length; i += 2) {
+    const flag = argv[i]!
+    const value = argv[i + 1]
+    if (value === undefined) throw new Error(`${flag} needs a value`)
+    const name = flag.replace(/^--/, '')
+    if (!flag.startsWith('--')) throw new Error(`unexpected argument ${flag}; options: ${NAMES}`)
+    if (name in DEFAULTS) {
+      const n = Number(value)
+      if (value.trim() === '' || !Number.isInteger(n) || n < (name === 'warmup' ? 0 : 1))
+        throw new Error(`${flag} takes a whole number ≥ ${name === 'warmup' ? 0 : 1}, got "${value}"`)
+      numbers[name] = n
+    } else if (name === 'builds') builds = value
+    else if (name === 'targets') targets = value
+    else if (name === 'node-flags') nodeFlags = value
+    else if (name === 'out') out = resolve(value)
+    else throw new Error(`unknown option ${flag}; options: ${NAMES}`)
+  }
+  const targetList = targets
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+  if (targetList.length === 0) throw new Error('--targets names no target')
+  for (const t of targetList)
+    if (!(CALLGRIND_TARGETS as readonly string[]).includes(t))
+      throw new Error(`--targets: unknown target "${t}"; targets: ${CALLGRIND_TARGETS.join(',')}`)
+  const buildList = builds
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean)
+    .map((spec) => {
+      const at = spec.indexOf('=')
+      if (at <= 0 || at === spec.length - 1) throw new Error(`--builds: "${spec}" is not label=DIR`)
+      return { label: spec.slice(0, at), module: resolveBuild(spec.slice(at + 1)) }
+    })
+  if (buildList.length === 0) throw new Error('--builds names no build')
+  const labels = buildList.map((b) => b.label)
+  if (new Set(labels).size !== labels.length)
+    throw new Error(`--builds: a label repeats (${labels.join(',')})`)
+  return {
+    builds: buildList,
+    targets: [...new Set(targetList)] as CallgrindTarget[],
+    warmup: numbers.warmup!,
+    calls: numbers.calls!,
+    concurrency: numbers.concurrency!,
+    top: numbers.top!,
+    nodeFlags: nodeFlags.split(' ').filter(Boolean),
+    out,
+  }
+}
