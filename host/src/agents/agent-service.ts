@@ -55,6 +55,19 @@ export class AgentService {
     const hash = hashKey(key)
     const cached = this.#byHash.get(hash)
     if (cached) return cached
+    return this.#load(hash)
+  }
+
+  /**
+   * The agent of a key, without a promise when the lookup is cached (the hot
+   * path); else the same database read as {@link byKey}. The key is hashed once.
+   */
+  byKeyNow(key: string): AgentRecord | Promise<AgentRecord | undefined> {
+    const hash = hashKey(key)
+    return this.#byHash.get(hash) ?? this.#load(hash)
+  }
+
+  async #load(hash: string): Promise<AgentRecord | undefined> {
     const agent = await this.store.getAgentByKeyHash(hash)
     if (agent) this.#byHash.set(hash, agent)
     return agent

@@ -12,6 +12,8 @@ import { createStepServices, type StepServiceDeps } from './step-services.js'
  */
 export class ChainBuilder {
   readonly #chains = new Map<string, Promise<Chain>>()
+  /** The chains of {@link #chains} that finished building, for callers that need not wait. */
+  readonly #built = new Map<string, Chain>()
   /** pipeline id → key of its current chain, to close the previous version. */
   readonly #current = new Map<string, string>()
 
@@ -22,12 +24,27 @@ export class ChainBuilder {
 
   /** The chain for a pipeline, or for a bare preset when the agent has no pipeline. */
   get(pipeline: PipelineRecord | undefined, defaultPreset: string): Promise<Chain> {
-    const key = pipeline ? `pipeline:${pipeline.pipeline_id}@${pipeline.version}` : `preset:${defaultPreset}`
+    return this.#get(chainKey(pipeline, defaultPreset), pipeline, defaultPreset)
+  }
+
+  /** {@link get} without a promise once the chain is built (the hot path). */
+  getNow(pipeline: PipelineRecord | undefined, defaultPreset: string): Chain | Promise<Chain> {
+    const key = chainKey(pipeline, defaultPreset)
+    return this.#built.get(key) ?? this.#get(key, pipeline, defaultPreset)
+  }
+
+  #get(key: string, pipeline: PipelineRecord | undefined, defaultPreset: string): Promise<Chain> {
     let chain = this.#chains.get(key)
     if (!chain) {
-      chain = this.#build(key, pipeline, defaultPreset)
-      this.#chains.set(key, chain)
-      chain.catch(() => this.#chains.delete(key))
+      const building = this.#build(key, pipeline, defaultPreset)
+      chain = building
+      this.#chains.set(key, building)
+      building.then(
+        (built) => {
+          if (this.#chains.get(key) === building) this.#built.set(key, built)
+        },
+        () => this.#chains.delete(key),
+      )
       if (pipeline) this.#retire(pipeline.pipeline_id, key)
     }
     return chain
@@ -49,6 +66,7 @@ export class ChainBuilder {
   async close(): Promise<void> {
     const chains = await this.all()
     this.#chains.clear()
+    this.#built.clear()
     await Promise.allSettled(chains.map((c) => c.close()))
   }
 
@@ -61,6 +79,7 @@ export class ChainBuilder {
   #drop(key: string): void {
     const chain = this.#chains.get(key)
     this.#chains.delete(key)
+    this.#built.delete(key)
     // Calls in flight keep their chain object; closing waits a moment so they finish.
     chain?.then((c) => setTimeout(() => void c.close(), 30_000).unref()).catch(() => {})
   }
@@ -103,4 +122,9 @@ export class ChainBuilder {
       resolved,
     )
   }
+}
+
+/** The key of a pipeline version's chain, or of a bare preset's. */
+function chainKey(pipeline: PipelineRecord | undefined, defaultPreset: string): string {
+  return pipeline ? `pipeline:${pipeline.pipeline_id}@${pipeline.version}` : `preset:${defaultPreset}`
 }

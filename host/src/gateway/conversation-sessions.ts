@@ -43,13 +43,18 @@ export class ConversationSessions {
 
   constructor(private readonly kv: KeyValueStore) {}
 
-  /** The session of a call without `X-Gov-Session`; undefined when the vendor has none to derive. */
-  async derive(
+  /**
+   * The session of a call without `X-Gov-Session`; undefined when the vendor
+   * has none to derive. A promise only when the answer needs a stored lookup
+   * (a continued response, thread, container or history), so a first turn
+   * costs no promise on the hot path.
+   */
+  derive(
     agentId: string,
     vendor: Vendor,
     body: Record<string, unknown>,
     requestId: string,
-  ): Promise<string | undefined> {
+  ): string | undefined | Promise<string | undefined> {
     if (vendor === 'openai-responses') return this.#deriveResponses(agentId, body, requestId)
     if (vendor === 'anthropic') return this.#deriveMessages(agentId, body, requestId)
     return undefined
@@ -101,25 +106,36 @@ export class ConversationSessions {
     await Promise.all(writes)
   }
 
-  async #deriveResponses(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
+  #deriveResponses(
+    agentId: string,
+    body: Record<string, unknown>,
+    requestId: string,
+  ): string | Promise<string> {
     const conversation = typeof body.conversation === 'string' ? body.conversation : idOf(body.conversation)
     if (conversation) return `conversation:${conversation}`
     const previous = body.previous_response_id
     if (typeof previous === 'string' && previous !== '') {
-      const known = await this.kv.get(this.#key(agentId, 'response', previous))
-      return known ?? `response:${previous}`
+      return this.kv
+        .get(this.#key(agentId, 'response', previous))
+        .then((known) => known ?? `response:${previous}`)
     }
     return `response:${requestId}`
   }
 
-  async #deriveMessages(agentId: string, body: Record<string, unknown>, requestId: string): Promise<string> {
+  async #continueThread(agentId: string, body: Record<string, unknown>, previous: string): Promise<string> {
+    const known = readHeld(await this.kv.get(this.#key(agentId, 'message', previous)))
+    if (known?.tools.length) this.#heldTools.set(body, known.tools)
+    return known?.session ?? `message:${previous}`
+  }
+
+  #deriveMessages(
+    agentId: string,
+    body: Record<string, unknown>,
+    requestId: string,
+  ): string | Promise<string> {
     const thread = isObject(body.thread) ? body.thread : undefined
     const previous = thread?.type === 'continue' ? thread.previous_message_id : undefined
-    if (typeof previous === 'string' && previous !== '') {
-      const known = readHeld(await this.kv.get(this.#key(agentId, 'message', previous)))
-      if (known?.tools.length) this.#heldTools.set(body, known.tools)
-      return known?.session ?? `message:${previous}`
-    }
+    if (typeof previous === 'string' && previous !== '') return this.#continueThread(agentId, body, previous)
     const messages = Array.isArray(body.messages) ? body.messages : []
     const lastAnswer = messages.findLastIndex((m) => isObject(m) && m.role === 'assistant')
     // One running hash over the system prompt's digest and each message's digest; its digest
@@ -134,6 +150,18 @@ export class ConversationSessions {
     })
     this.#histories.set(body, running.digest('base64url'))
     const container = typeof body.container === 'string' ? body.container : idOf(body.container)
+    // A first turn without a container has nothing stored to look up.
+    if (!container && upToAnswer === undefined) return `thread:${requestId}`
+    return this.#lookUpHistory(agentId, container, upToAnswer, requestId)
+  }
+
+  /** The stored session of a container or of the history up to the last answer, else a new one. */
+  async #lookUpHistory(
+    agentId: string,
+    container: string | undefined,
+    upToAnswer: string | undefined,
+    requestId: string,
+  ): Promise<string> {
     if (container) {
       const known = await this.kv.get(this.#key(agentId, 'container', container))
       if (known) return known

@@ -4,6 +4,7 @@ import {
   type BlockVerdict,
   type Exchange,
   GovError,
+  type Mode,
   type RespondVerdict,
   type UpstreamFailureReason,
   type Verdict,
@@ -24,10 +25,11 @@ import type { Logger } from '../logging.js'
 import type { GovMetrics } from '../metrics/metrics.js'
 import type { PipelineService } from '../pipelines/pipeline-service.js'
 import type { SecretSource } from '../secrets/secret-source.js'
+import type { AgentRecord, PipelineRecord } from '../storage/store.js'
 import { grantOf } from '../tokens/capability-claims.js'
-import type { TokenService } from '../tokens/token-service.js'
+import type { MintedToken, TokenService } from '../tokens/token-service.js'
 import type { CallTracer } from '../tracing/call-tracer.js'
-import type { ProviderRouter } from '../upstream/providers.js'
+import type { Provider, ProviderRouter } from '../upstream/providers.js'
 import type { CallerSignal, UpstreamClient, UpstreamResponse } from '../upstream/upstream-client.js'
 import { CallRecord, type CallSummary } from './call-record.js'
 import { applyContentPolicy } from './content-policy.js'
@@ -107,15 +109,20 @@ export class GatewayHandler {
   async handle(adapter: VendorAdapter, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rec = new CallRecord(adapter, req.headers, this.deps.metrics.phaseTimers)
     if (this.deps.tracer) rec.state.trace = this.deps.tracer.startCall(adapter.vendor, req.headers)
+    // Cached lookups answer without a promise; the walk awaits only what really has to wait.
     try {
-      rec.agent = await this.authenticate(req)
+      const agent = this.authenticate(req)
+      rec.agent = isPromise(agent) ? await agent : agent
       rec.phases.enter(Phase.parse)
       await this.#readBody(rec, req)
       rec.phases.enter(Phase.route)
-      rec.chain = await this.#resolveChain(rec)
+      const chain = this.#resolveChain(rec)
+      rec.chain = isPromise(chain) ? await chain : chain
       rec.phases.enter(Phase.parse)
-      await this.#bindCall(rec, req)
-      await this.#route(rec)
+      const bound = this.#bindCall(rec, req)
+      if (bound) await bound
+      const routed = this.#route(rec)
+      if (routed) await routed
       if (rec.exchange?.stream)
         rec.held = streamFor(rec, res, this.deps.runner, this.deps.config.streamKeepAliveMs)
       rec.phases.enter(Phase.request_steps)
@@ -125,10 +132,13 @@ export class GatewayHandler {
       if (verdict.kind === 'respond') this.#takeReadyAnswer(rec, verdict)
       else await this.#callUpstream(rec, res, rec.body as Record<string, unknown>)
       rec.phases.enter(Phase.response_steps)
-      await this.#governAnswer(rec, res)
-      await rec.held?.settle(rec.answerBody)
+      // A chain without steps has no response or tool-call hooks: the answer stands as parsed.
+      if (hasSteps(rec)) await this.#governAnswer(rec, res)
+      else if (!rec.answer) this.#parseAnswer(rec)
+      if (rec.held) await rec.held.settle(rec.answerBody)
       rec.phases.enter(Phase.token)
-      await this.#mintToken(rec)
+      const minted = this.#mintToken(rec)
+      if (minted) await minted
       await this.#finish(rec, res, 200)
     } catch (err) {
       await this.#fail(rec, res, err)
@@ -138,15 +148,23 @@ export class GatewayHandler {
 
   // ── phases ────────────────────────────────────────────────────────────
 
-  /** The agent of a request's key; a coded 401/403 refusal otherwise (also used by the other /v1 routes). */
-  async authenticate(req: IncomingMessage) {
+  /**
+   * The agent of a request's key; a coded 401/403 refusal otherwise (also used
+   * by the other /v1 routes, which await it). Without a promise when the key's
+   * lookup is cached; throws the refusals it can tell at once.
+   */
+  authenticate(req: IncomingMessage): AgentRecord | Promise<AgentRecord> {
     if (!this.deps.authorizer.loaded) {
       throw new Refusal('no_policy', 'no authorization policy is loaded: every request is refused', 403)
     }
     const key = extractKey(req.headers)
     if (!key)
       throw new Refusal('unauthorized', 'missing API key: send Authorization: Bearer <agent key>', 401)
-    const agent = await this.deps.agents.byKey(key)
+    const agent = this.deps.agents.byKeyNow(key)
+    return isPromise(agent) ? agent.then((found) => this.#agentOrRefusal(found, key)) : agent
+  }
+
+  #agentOrRefusal(agent: AgentRecord | undefined, key: string): AgentRecord {
     if (agent) return agent
     if (sameKey(key, this.deps.config.adminApiKey)) {
       throw new Refusal('forbidden', 'the admin key cannot call models; use an agent key', 403)
@@ -164,33 +182,74 @@ export class GatewayHandler {
     rec.bodyKeys = parsed.keys
   }
 
-  async #resolveChain(rec: CallRecord): Promise<Chain> {
+  /** The agent's chain, without a promise when its pipeline is cached and its chain built and ready. */
+  #resolveChain(rec: CallRecord): Chain | Promise<Chain> {
     const agent = rec.agent as NonNullable<CallRecord['agent']>
-    const pipeline = agent.pipeline_id ? await this.deps.pipelines.find(agent.pipeline_id) : undefined
+    const pipeline = agent.pipeline_id ? this.deps.pipelines.findNow(agent.pipeline_id) : undefined
+    if (isPromise(pipeline)) return pipeline.then((found) => this.#chainOf(rec, found))
+    return this.#chainOf(rec, pipeline)
+  }
+
+  #chainOf(rec: CallRecord, pipeline: PipelineRecord | undefined): Chain | Promise<Chain> {
     rec.pipeline = pipeline
-    const chain = await this.deps.chains.get(pipeline, this.deps.config.defaultPreset)
+    const chain = this.deps.chains.getNow(pipeline, this.deps.config.defaultPreset)
+    if (!isPromise(chain) && chain.isReady) return chain
+    return this.#whenReady(chain)
+  }
+
+  async #whenReady(pending: Chain | Promise<Chain>): Promise<Chain> {
+    const chain = await pending
     if (!chain.isReady) await this.#waitReady(chain)
     return chain
   }
 
-  /** Flags, mode and session; then the Exchange (over a copy in observe mode, so nothing edited leaves). */
-  async #bindCall(rec: CallRecord, req: IncomingMessage): Promise<void> {
+  /**
+   * Flags, mode and session; then the Exchange (over a copy in observe mode, so
+   * nothing edited leaves). A promise only when deriving the session needs a
+   * stored lookup.
+   */
+  #bindCall(rec: CallRecord, req: IncomingMessage): Promise<void> | undefined {
     const chain = rec.chain as Chain
     const { mode, flags } = applyFlags(parseFlags(req.headers['x-gov-flags']), chain, this.deps.knownFlags)
-    let session = req.headers['x-gov-session']
+    const session = req.headers['x-gov-session']
     if (session !== undefined && (typeof session !== 'string' || !SESSION_ID.test(session))) {
       throw new Refusal('invalid_session', 'X-Gov-Session must be 1–256 printable ASCII characters', 400)
     }
     if (session === undefined && rec.body) {
       // A conversation continued by reference or by its history (conversation-sessions.ts).
-      session = await this.deps.conversations.derive(
+      const derived = this.deps.conversations.derive(
         (rec.agent as NonNullable<CallRecord['agent']>).agent_id,
         rec.adapter.vendor,
         rec.body,
         rec.requestId,
       )
-      rec.derivedSession = session !== undefined
+      if (isPromise(derived))
+        return derived.then((found) => this.#bindDerived(rec, chain, mode, flags, found))
+      this.#bindDerived(rec, chain, mode, flags, derived)
+      return undefined
     }
+    this.#bindExchange(rec, chain, mode, flags, session)
+    return undefined
+  }
+
+  #bindDerived(
+    rec: CallRecord,
+    chain: Chain,
+    mode: Mode,
+    flags: ReadonlyMap<string, string>,
+    session: string | undefined,
+  ): void {
+    rec.derivedSession = session !== undefined
+    this.#bindExchange(rec, chain, mode, flags, session)
+  }
+
+  #bindExchange(
+    rec: CallRecord,
+    chain: Chain,
+    mode: Mode,
+    flags: ReadonlyMap<string, string>,
+    session: string | undefined,
+  ): void {
     rec.call = {
       requestId: rec.requestId,
       agentId: (rec.agent as NonNullable<CallRecord['agent']>).agent_id,
@@ -210,8 +269,12 @@ export class GatewayHandler {
     )
   }
 
-  /** May this agent call this model, which provider serves it, and is its key there? Before any step runs. */
-  async #route(rec: CallRecord): Promise<void> {
+  /**
+   * May this agent call this model, which provider serves it, and is its key
+   * there? Before any step runs. A promise only when the key is not at hand
+   * in the secret source's cache.
+   */
+  #route(rec: CallRecord): Promise<void> | undefined {
     const exchange = rec.exchange as Exchange
     const agent = rec.agent as NonNullable<CallRecord['agent']>
     rec.phases.enter(Phase.policy)
@@ -220,6 +283,16 @@ export class GatewayHandler {
     }
     rec.phases.enter(Phase.route)
     const provider = this.deps.providers.route(rec.adapter.vendor, exchange.model)
+    const cached = this.deps.secrets.cached?.(provider.keyName)
+    if (cached) {
+      rec.provider = provider
+      rec.providerKey = cached
+      return undefined
+    }
+    return this.#routeWithKey(rec, provider)
+  }
+
+  async #routeWithKey(rec: CallRecord, provider: Provider): Promise<void> {
     const key = await this.deps.secrets.get(provider.keyName)
     if (!key)
       throw new Refusal(
@@ -411,32 +484,39 @@ export class GatewayHandler {
     }
   }
 
-  async #mintToken(rec: CallRecord): Promise<void> {
+  /** The call's token (after remembering a derived session); a promise only when something must be waited for. */
+  #mintToken(rec: CallRecord): Promise<void> | undefined {
     if (rec.derivedSession && rec.call?.sessionId) {
-      await this.deps.conversations.remember(
-        rec.call.agentId,
-        rec.adapter.vendor,
-        rec.body as Record<string, unknown>,
-        rec.answerBody,
-        rec.call.sessionId,
-        (rec.exchange as Exchange).tools.map((tool) => tool.name),
-      )
+      return this.deps.conversations
+        .remember(
+          rec.call.agentId,
+          rec.adapter.vendor,
+          rec.body as Record<string, unknown>,
+          rec.answerBody,
+          rec.call.sessionId,
+          (rec.exchange as Exchange).tools.map((tool) => tool.name),
+        )
+        .then(() => this.#mintGrant(rec))
     }
+    return this.#mintGrant(rec)
+  }
+
+  #mintGrant(rec: CallRecord): Promise<void> | undefined {
     const exchange = rec.exchange as Exchange
     // A turn of a held thread sends no tools; the provider uses the thread's (conversation-sessions.ts).
     const held =
       exchange.tools.length === 0 && rec.body ? this.deps.conversations.heldTools(rec.body) : undefined
-    const minted = await this.deps.tokens.mint(
-      grantOf({
-        call: rec.call as NonNullable<CallRecord['call']>,
-        chain: rec.chain as Chain,
-        exchange: held ? { ...exchange, tools: held.map((name) => ({ name })) } : exchange,
-        state: rec.state,
-        classification: rec.classification,
-      }),
-    )
-    rec.headers['x-gov-token'] = minted.token
-    rec.tokenId = minted.id
+    const grant = grantOf({
+      call: rec.call as NonNullable<CallRecord['call']>,
+      chain: rec.chain as Chain,
+      exchange: held ? { ...exchange, tools: held.map((name) => ({ name })) } : exchange,
+      state: rec.state,
+      classification: rec.classification,
+    })
+    const minted = this.deps.tokens.mintNow(grant)
+    if (minted === undefined) return this.deps.tokens.mint(grant).then((later) => keepToken(rec, later))
+    keepToken(rec, minted)
+    return undefined
   }
 
   /** Record the call, then write the answer: JSON, or the same answer re-chunked as SSE. */
@@ -620,4 +700,15 @@ function answerText(answer: Answer): string {
   let text = ''
   for (const part of answer.message.parts) if (part.kind === 'text') text += part.text
   return text
+}
+
+/** True for a promise (any thenable), false for a value at hand: the hot path awaits only the former. */
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function'
+}
+
+/** The minted token goes out in `x-gov-token`; its id into the call's record. */
+function keepToken(rec: CallRecord, minted: MintedToken): void {
+  rec.headers['x-gov-token'] = minted.token
+  rec.tokenId = minted.id
 }

@@ -35,8 +35,15 @@ export class PipelineService {
 
   /** For the hot path: cached. */
   async find(pipelineId: string): Promise<PipelineRecord | undefined> {
-    const cached = this.#cache.get(pipelineId)
-    if (cached) return cached
+    return this.findNow(pipelineId)
+  }
+
+  /** {@link find} without a promise when the pipeline is cached. */
+  findNow(pipelineId: string): PipelineRecord | Promise<PipelineRecord | undefined> {
+    return this.#cache.get(pipelineId) ?? this.#load(pipelineId)
+  }
+
+  async #load(pipelineId: string): Promise<PipelineRecord | undefined> {
     const record = await this.store.getPipeline(pipelineId)
     if (record) this.#cache.set(pipelineId, record)
     return record

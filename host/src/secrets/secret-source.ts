@@ -10,6 +10,13 @@ export interface SecretSource {
   readonly kind: string
   /** The secret's value, or undefined when it is not set. Rejects with a coded GovError when it cannot be read. */
   get(name: string): Promise<string | undefined>
+  /**
+   * Optional fast path for hot lookups: the value `get(name)` would give right
+   * now, when it is at hand without waiting (the environment, a fresh cache
+   * entry); undefined when it is not, or when the secret is not set — then
+   * ask `get`, which decides.
+   */
+  cached?(name: string): string | undefined
   /** Forget a cached value so the next `get` reads afresh. */
   invalidate(name: string): void
   /** Secrets whose last read failed (reported by `/health`). */
@@ -48,6 +55,9 @@ export class EnvSecretSource implements SecretSource {
   readonly kind = 'env'
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
   async get(name: string): Promise<string | undefined> {
+    return this.cached(name)
+  }
+  cached(name: string): string | undefined {
     const value = this.env[name]
     return value === undefined || value === '' ? undefined : value
   }

@@ -103,6 +103,21 @@ export class VaultSecretSource implements SecretSource {
     )
   }
 
+  /**
+   * The value of a fresh cache entry (or of a non-secret name, from the
+   * environment) without a promise; undefined when `get` would read Vault (no
+   * entry, an expired one, an invalidated name) or the name is not set. A stale
+   * entry stays in the cache as the fallback `get` may serve when Vault fails.
+   */
+  cached(name: string): string | undefined {
+    if (!isSecretName(name)) {
+      const value = this.options.env[name]
+      return value === undefined || value === '' ? undefined : value
+    }
+    if (this.#refresh.has(name)) return undefined
+    return this.#cache.get(name, { noDeleteOnStaleGet: true })?.value
+  }
+
   /** The next `get(name)` reads Vault again; the cached value stays as the fallback until that read succeeds. */
   invalidate(name: string): void {
     if (!isSecretName(name)) return

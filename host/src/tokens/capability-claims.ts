@@ -37,6 +37,9 @@ export interface CapabilityClaims {
   readonly jti: string
 }
 
+/** No tools or no labels: one shared empty list instead of two new arrays per call. */
+const NONE: readonly string[] = Object.freeze([])
+
 /** The grant of a call the pipeline allowed: the tools left after narrowing, the labels steps granted. */
 export function grantOf(input: {
   call: CallInfo
@@ -52,8 +55,9 @@ export function grantOf(input: {
     pipeline: call.pipelineId ?? chain.key,
     pipelineVersion: call.pipelineVersion,
     classification: input.classification,
-    tools: [...new Set(input.exchange.tools.map((tool) => tool.name))],
-    labels: [...input.state.labels].sort(),
+    tools:
+      input.exchange.tools.length === 0 ? NONE : [...new Set(input.exchange.tools.map((tool) => tool.name))],
+    labels: input.state.labels.size === 0 ? NONE : [...input.state.labels].sort(),
   }
 }
 
