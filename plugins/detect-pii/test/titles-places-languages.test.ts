@@ -101,6 +101,18 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     ],
   },
   {
+    name: 'an animal or a thing given a name, a team named after its kind word',
+    benign: [
+      'Specify the animated movie featuring a lion cub named Simba.',
+      'Write a story about a crow named Corvus who loves gadgets.',
+      'Câte tururi a stat echipa Denver în afara zonei de capăt după ce a primit mingea?',
+    ],
+    person: [
+      ['Write a story about a man named Corvus who loves gadgets.', ['PERSON:Corvus!']],
+      ['My neighbour is a woman named Anna Berg.', ['PERSON:Anna Berg!']],
+    ],
+  },
+  {
     name: 'an article of a Romance language before a work or place; days of the week',
     benign: [
       'Responde la siguiente pregunta: ¿Quién pintó la Mona Lisa?',

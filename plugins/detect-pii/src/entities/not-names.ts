@@ -785,7 +785,7 @@ function judge(
   // An idea or a thing named after a person: "Halley's Comet", "Heron's formula", "Ponzi schemes".
   if (person && eponym(text, tokens, to, flagsOf)) return 'drop'
   // A place named after its kind: "a planet named Xorbia", "the kingdom of Eldoria", "Teatro de Verano".
-  if (placeOfKind(text, tokens, from)) return 'drop'
+  if (placeOfKind(text, tokens, from, person)) return 'drop'
 
   // Things, places, events: "Roman Empire", "Oxford Hall". A first name + surname pair stays ("Emma Stone").
   if (!single && !last.allCaps) {
@@ -1296,6 +1296,55 @@ const PLACE_KINDS = new Set([
   'province',
   'region',
 ])
+/** Groups named right after their kind: "the team Denver", "echipa Denver" (Romanian), "the band Queen". */
+const TEAM_KINDS = new Set(['team', 'club', 'band', 'echipa', 'équipe', 'equipo', 'squadra', 'команда'])
+/**
+ * Animals, machines and things given a name: "a lion cub named Simba", "a crow named Corvus", "a robot called
+ * Zed" — no person ("a man named John", "a character named Kael" stay).
+ */
+const NAMED_KINDS = new Set([
+  'dog',
+  'cat',
+  'puppy',
+  'kitten',
+  'horse',
+  'pony',
+  'parrot',
+  'bird',
+  'fish',
+  'goldfish',
+  'hamster',
+  'rabbit',
+  'bunny',
+  'turtle',
+  'snake',
+  'crow',
+  'owl',
+  'lion',
+  'cub',
+  'tiger',
+  'bear',
+  'elephant',
+  'dragon',
+  'unicorn',
+  'creature',
+  'robot',
+  'ship',
+  'boat',
+  'spaceship',
+  'spacecraft',
+  'company',
+  'restaurant',
+  'cafe',
+  'café',
+  'shop',
+  'store',
+  'hotel',
+  'app',
+  'game',
+  'language',
+])
+
 /** Kinds of place before "of" and a name: "the kingdom of Eldoria" (not "land": "the land of John Smith"). */
 const PLACE_OF = new Set([
   'planet',
@@ -1318,19 +1367,26 @@ const PLACE_OF = new Set([
 const HEAD_CONNECTORS = new Set(['de', 'del', 'della', 'di', 'du', 'des', 'do', 'da', 'dos', 'das'])
 
 /**
- * A name right after a kind of place, with "named"/"called" or "of" between or nothing: "a planet named
+ * A name right after a kind of place or group, with "named"/"called" or "of" between or nothing ("a lion cub named
+ * Simba" too: an animal or thing before "named"): "a planet named
  * Xorbia", "the kingdom of Eldoria", "the planet Zorba"; or after a head-first word of another language and its
  * connector: "el Teatro de Verano". Each word lower case and one space apart.
  */
-function placeOfKind(text: string, tokens: readonly Token[], from: number): boolean {
+function placeOfKind(text: string, tokens: readonly Token[], from: number, person: boolean): boolean {
   if (from < 1) return false
   const near = (a: Token, b: Token) => text.slice(a.end, b.start) === ' '
   const link = tokens[from - 1]
   if (!near(link, tokens[from]) || link.cap) return false
-  if (PLACE_KINDS.has(link.key)) return true
+  // A team or band is an organisation ("the band Van Canto"), but no person.
+  if (PLACE_KINDS.has(link.key) || (person && TEAM_KINDS.has(link.key))) return true
   if (from < 2 || !near(tokens[from - 2], link)) return false
   const kind = tokens[from - 2]
-  if ((link.key === 'named' || link.key === 'called') && !kind.cap && PLACE_KINDS.has(kind.key)) return true
+  if (
+    (link.key === 'named' || link.key === 'called') &&
+    !kind.cap &&
+    (PLACE_KINDS.has(kind.key) || (person && (TEAM_KINDS.has(kind.key) || NAMED_KINDS.has(kind.key))))
+  )
+    return true
   if (link.key === 'of' && !kind.cap && PLACE_OF.has(kind.key)) return true
   if (HEAD_CONNECTORS.has(link.key) && THING_HEADS_FIRST.has(kind.key) && !ENGLISH_HEADS_FIRST.has(kind.key))
     return true
