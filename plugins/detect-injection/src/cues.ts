@@ -133,7 +133,22 @@ function slotOf(hash: number): number {
   return i
 }
 
+/**
+ * A bit per filter slot that some lexicon hash falls in (a Bloom filter with one
+ * hash, 8 KB, read before the table): most words of a text are in no phrase,
+ * and their lookup ends at one bit instead of a probe of the table. A hash the
+ * table holds always has its bit, so the answer is the table's.
+ */
+const FILTER_BITS = 16
+const filter = new Int32Array((1 << FILTER_BITS) >>> 5)
+
+function filterSlot(hash: number): number {
+  return Math.imul(hash, 0x9e3779b1) >>> (32 - FILTER_BITS)
+}
+
 function cuesOfHash(hash: number): number {
+  const f = filterSlot(hash)
+  if ((filter[f >>> 5] & (1 << (f & 31))) === 0) return 0
   const i = slotOf(hash)
   return tableUsed[i] === 1 ? tableCues[i] : 0
 }
@@ -198,6 +213,8 @@ for (const [name, phrases] of CUE_PHRASES) {
     tableUsed[i] = 1
     tableKeys[i] = hash
     tableCues[i] |= bit
+    const f = filterSlot(hash)
+    filter[f >>> 5] |= 1 << (f & 31)
   }
 }
 

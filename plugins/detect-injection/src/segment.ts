@@ -3,6 +3,7 @@
  * (for instructions planted in tool output) and overlapping windows (so a
  * short injection inside a long document is not diluted by the rest of it).
  */
+import { WHITESPACE } from './needle-index.js'
 
 /** A piece of a text with its offsets, end exclusive. */
 export interface Segment {
@@ -12,24 +13,28 @@ export interface Segment {
 }
 
 const BOUNDARY = /[.!?。！？]+(?=\s|$)|\n|\|/g
+/** 1 for the code units `/\s/` matches: trimming reads a table instead of running a pattern per character. */
+const SPACE = new Uint8Array(0x10000)
+for (const c of WHITESPACE) SPACE[c] = 1
 
 /** Lines and sentences, trimmed, without empty ones. */
 export function splitSentences(text: string): Segment[] {
   const out: Segment[] = []
   let from = 0
-  const push = (start: number, end: number) => {
-    while (start < end && /\s/.test(text[start])) start++
-    while (end > start && /\s/.test(text[end - 1])) end--
-    if (end > start) out.push({ start, end, text: text.slice(start, end) })
-  }
   BOUNDARY.lastIndex = 0
   for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
     const end = m[0] === '\n' || m[0] === '|' ? m.index : m.index + m[0].length
-    push(from, end)
+    pushTrimmed(text, from, end, out)
     from = m.index + m[0].length
   }
-  push(from, text.length)
+  pushTrimmed(text, from, text.length, out)
   return out
+}
+
+function pushTrimmed(text: string, start: number, end: number, out: Segment[]): void {
+  while (start < end && SPACE[text.charCodeAt(start)] === 1) start++
+  while (end > start && SPACE[text.charCodeAt(end - 1)] === 1) end--
+  if (end > start) out.push({ start, end, text: text.slice(start, end) })
 }
 
 /** Window length used by the model; texts up to {@link WINDOW_LIMIT} are scored whole. */

@@ -88,6 +88,25 @@ describe('features', () => {
     }
   })
 
+  it('prepares ASCII whitespace at either end, in runs and alone as the string reference does', () => {
+    const scratch = new FeatureScratch()
+    const alphabet = ['a', 'Z', '0', '.', ' ', '\t', '\n', '\r', '\u000b', '\u000c', '  ']
+    let seed = 11
+    for (let k = 0; k < 5000; k++) {
+      let text = ''
+      for (let i = 0, length = k % 12; i < length; i++) {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+        text += alphabet[seed % alphabet.length]
+      }
+      const n = prepareFeatureCodes(text, scratch)
+      assert.equal(
+        String.fromCharCode(...scratch.codes.subarray(0, n)),
+        prepareFeatureText(text),
+        JSON.stringify(text),
+      )
+    }
+  })
+
   it('hashes the same features as the straightforward loop, in the same order', () => {
     for (const text of TEXTS) {
       assert.deepEqual([...featuresOf(text, 16)], referenceFeatures(prepareFeatureText(text), 16), text)
