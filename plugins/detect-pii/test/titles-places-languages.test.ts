@@ -68,7 +68,7 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     benign: [
       'How does Heron’s formula work?',
       "What is Fermat's Last Theorem?",
-      "How often does Halley's Comet appear in the sky?",
+      "When will Halley's Comet next be visible from Earth?",
       'Some of these schemes look like what we call Ponzi schemes.',
       "Explain Murphy's Law with an example.",
       "What is Schrödinger's equation used for?",
