@@ -47,6 +47,11 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
       // A nickname ("Name the …") and a quoted clause are no titles.
       ["The champion, 'Hank the Hot Dog Hero', won again.", ['PERSON:Hank the Hot']],
       ['Give examples of how "Jeff Bezos, the CEO of Amazon" drives innovation.', ['PERSON:Jeff Bezos!']],
+      // A quote after "article" too long for a title: a passage or headline that names its people.
+      [
+        'Write an article on "Why remote teams fail and what the founder Anna Berg changed in her company" today.',
+        ['PERSON:Anna Berg!'],
+      ],
     ],
   },
   {

@@ -1159,9 +1159,26 @@ function quotedTitle(text: string, units: Uint16Array, d: Detection, person: boo
     Math.max(lead.lastIndexOf('.'), lead.lastIndexOf(','), lead.lastIndexOf('!'), lead.lastIndexOf('?')) + 1,
   )
   const before = clause.toLowerCase().match(/\p{L}+/gu) ?? []
-  if (before.slice(-3).some((w) => WORK_CUES.has(w))) return true
+  // A title is short: a longer quote after "article" is a passage or a headline that may name its people ("an
+  // article on \"The Art of …: Lessons from Arianna Huffington's Philosophy\"").
+  if (before.slice(-3).some((w) => WORK_CUES.has(w))) return words(text, open + 1, end) <= MAX_TITLE_WORDS
   // Firms and bands are quoted under their own title-case names ("The Space Bastards", "Statens Museum for Kunst").
   return person && titleCase(text.slice(open + 1, end))
+}
+
+/** The most words a quoted title after a work noun has ("Harry Potter and the Philosopher's Stone": 6). */
+const MAX_TITLE_WORDS = 10
+
+/** Words (runs without spaces) in text[from, to). */
+function words(text: string, from: number, to: number): number {
+  let n = 0
+  let inWord = false
+  for (let i = from; i < to; i++) {
+    const space = text.charCodeAt(i) <= 32
+    if (!space && !inWord) n++
+    inWord = !space
+  }
+  return n
 }
 
 /** True for a code unit of {@link QUOTE_PAIRS}: " ' * _ « ‘ “ „. */
