@@ -513,8 +513,11 @@ export class GatewayHandler {
       state: rec.state,
       classification: rec.classification,
     })
-    const minted = this.deps.tokens.mintNow(grant)
-    if (minted === undefined) return this.deps.tokens.mint(grant).then((later) => keepToken(rec, later))
+    // A session derived afresh for this call names its request id: no other call has this grant.
+    const reusable = !(rec.derivedSession && grant.sessionId?.endsWith(rec.requestId))
+    const minted = this.deps.tokens.mintNow(grant, reusable)
+    if (minted === undefined)
+      return this.deps.tokens.mint(grant, reusable).then((later) => keepToken(rec, later))
     keepToken(rec, minted)
     return undefined
   }

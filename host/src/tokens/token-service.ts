@@ -167,28 +167,29 @@ export class TokenService {
    * Every claim value (agent, session, pipeline and version, classification,
    * tools, labels, issue second) and the signing key must match; `iss`, `aud`
    * and the lifetime are this service's fixed settings. Each token handed out
-   * counts as `minted`.
+   * counts as `minted`. `reusable: false` says no other call can have this
+   * grant (its session was made for this call alone): it is signed and not kept.
    */
-  async mint(grant: CapabilityGrant): Promise<MintedToken> {
-    return this.#mintWith(this.#loaded ?? (await this.#keys()), grant)
+  async mint(grant: CapabilityGrant, reusable = true): Promise<MintedToken> {
+    return this.#mintWith(this.#loaded ?? (await this.#keys()), grant, reusable)
   }
 
   /**
    * {@link mint} without a promise, for the hot path; undefined only while the
    * signing key has not been loaded yet (then use {@link mint}).
    */
-  mintNow(grant: CapabilityGrant): MintedToken | undefined {
+  mintNow(grant: CapabilityGrant, reusable = true): MintedToken | undefined {
     const ring = this.#loaded
-    return ring && this.#mintWith(ring, grant)
+    return ring && this.#mintWith(ring, grant, reusable)
   }
 
-  #mintWith(ring: KeyRing, grant: CapabilityGrant): MintedToken {
+  #mintWith(ring: KeyRing, grant: CapabilityGrant, reusable: boolean): MintedToken {
     this.#syncInBackground()
     const key = ring.current
     const iat = Math.floor(this.#now() / 1000)
     let reuseKey: string | undefined
     let same: SameSecond | undefined
-    if (this.#o.settings.reuse === 'same-second') {
+    if (reusable && this.#o.settings.reuse === 'same-second') {
       same = this.#sameSecond
       // Only this second's tokens are kept: a new second or a new signing key starts afresh.
       if (same === undefined || same.second !== iat || same.key !== key) {

@@ -140,6 +140,20 @@ describe('capability token reuse within one second (GOV_TOKEN_REUSE=same-second)
     assert.equal((await tokens.verify(overflow.token)).valid, true)
   })
 
+  it('signs and does not keep a grant marked not reusable (a session made for one call)', async () => {
+    const { tokens, metrics } = await tokenKit()
+    const grant = sampleGrant({ sessionId: 'thread:req-1' })
+    const a = await tokens.mint(grant, false)
+    const b = tokens.mintNow(grant, false)
+    assert.ok(b)
+    assert.notEqual(b.id, a.id)
+    const later = await tokens.mint(grant)
+    assert.notEqual(later.id, a.id, 'nothing was kept for it')
+    assert.notEqual(later.id, b.id)
+    assert.equal((await tokens.mint(grant)).id, later.id, 'a reusable mint of it is kept as usual')
+    assert.equal(await tokenCount(metrics, 'minted'), 4)
+  })
+
   it('signs every token afresh with GOV_TOKEN_REUSE=off', async () => {
     const { tokens, metrics } = await tokenKit({ settings: { reuse: 'off' } })
     const a = await tokens.mint(sampleGrant())
