@@ -20,10 +20,13 @@
  */
 import {
   BIGRAM_SEED,
+  type FeatureBitSet,
   FeatureScratch,
   FNV_PRIME,
   hashCharGrams,
+  hashDistinctCharGrams,
   isWordAt,
+  keepDistinct,
   prepareFeatureCodes,
   TRIGRAM_SEED,
   WORD_SEED,
@@ -318,9 +321,13 @@ export function hashFeaturesAndCues(
   bits: number,
   out: Int32Array,
   counts: Uint8Array,
+  seen?: FeatureBitSet,
 ): number {
   const mask = (1 << bits) - 1
-  let count = hashCharGrams(codes, n, mask, out)
+  const chars = seen
+    ? hashDistinctCharGrams(codes, n, mask, out, seen.words)
+    : hashCharGrams(codes, n, mask, out)
+  let count = chars
   counts.fill(0)
   let h = WORD_SEED
   let inWord = false
@@ -379,7 +386,7 @@ export function hashFeaturesAndCues(
     h = WORD_SEED
     inWord = false
   }
-  return count
+  return seen ? keepDistinct(out, chars, count, seen.words) : count
 }
 
 const scratch = new FeatureScratch()

@@ -124,11 +124,22 @@ export function isWordAt(codes: Uint16Array, j: number, n: number, c: number, in
  * per occurrence, each below `2 ** bits`: every character n-gram first (the
  * 3-, 4- and 5-gram starting at each position), then every word unigram and
  * bigram and trigram. Returns how many were written; `out` must hold `5 * n + 4` (see
- * {@link FeatureScratch.reserve}).
+ * {@link FeatureScratch.reserve}). With `seen` (all clear on entry), only
+ * first occurrences are written, in order, with their bits left set in `seen`
+ * (the de-duplication of {@link sumDistinctWeights}, done while hashing).
  */
-export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: Int32Array): number {
+export function hashFeatures(
+  codes: Uint16Array,
+  n: number,
+  bits: number,
+  out: Int32Array,
+  seen?: FeatureBitSet,
+): number {
   const mask = (1 << bits) - 1
-  let count = hashCharGrams(codes, n, mask, out)
+  const chars = seen
+    ? hashDistinctCharGrams(codes, n, mask, out, seen.words)
+    : hashCharGrams(codes, n, mask, out)
+  let count = chars
   let previous = 0
   let beforePrevious = 0
   let h = WORD_SEED
@@ -155,7 +166,7 @@ export function hashFeatures(codes: Uint16Array, n: number, bits: number, out: I
     h = WORD_SEED
     inWord = false
   }
-  return count
+  return seen ? keepDistinct(out, chars, count, seen.words) : count
 }
 
 /**
@@ -191,6 +202,72 @@ export function hashCharGrams(codes: Uint16Array, n: number, mask: number, out: 
       c4 = c5
     }
   }
+  return hashCharGramsFrom(codes, n, mask, out, count, i)
+}
+
+/**
+ * {@link hashCharGrams} keeping only first occurrences: each n-gram's bit is
+ * set in `set` (all clear on entry) as it is hashed, and `out` gets the
+ * distinct ones in order of first occurrence, as {@link sumDistinctWeights}
+ * compacts them. One pass instead of writing every occurrence and reading it
+ * back; the branch-free compaction of {@link sumDistinctInt8Weights}.
+ */
+export function hashDistinctCharGrams(
+  codes: Uint16Array,
+  n: number,
+  mask: number,
+  out: Int32Array,
+  set: Int32Array,
+): number {
+  let count = 0
+  let i = 0
+  if (n >= 5) {
+    let c1 = codes[0]
+    let c2 = codes[1]
+    let c3 = codes[2]
+    let c4 = codes[3]
+    for (; i + 5 <= n; i++) {
+      const c5 = codes[i + 4]
+      let h = Math.imul(FNV_OFFSET ^ c1, FNV_PRIME)
+      h = Math.imul(h ^ c2, FNV_PRIME)
+      h = Math.imul(h ^ c3, FNV_PRIME)
+      let f = (h ^ (h >>> 15)) & mask
+      let old = set[f >>> 5]
+      set[f >>> 5] = old | (1 << (f & 31))
+      out[count] = f
+      count += ((old >>> (f & 31)) & 1) ^ 1
+      h = Math.imul(h ^ c4, FNV_PRIME)
+      f = (h ^ (h >>> 15)) & mask
+      old = set[f >>> 5]
+      set[f >>> 5] = old | (1 << (f & 31))
+      out[count] = f
+      count += ((old >>> (f & 31)) & 1) ^ 1
+      h = Math.imul(h ^ c5, FNV_PRIME)
+      f = (h ^ (h >>> 15)) & mask
+      old = set[f >>> 5]
+      set[f >>> 5] = old | (1 << (f & 31))
+      out[count] = f
+      count += ((old >>> (f & 31)) & 1) ^ 1
+      c1 = c2
+      c2 = c3
+      c3 = c4
+      c4 = c5
+    }
+  }
+  // The last positions, with fewer than five characters left: as in hashCharGrams.
+  const tail = hashCharGramsFrom(codes, n, mask, out, count, i)
+  return keepDistinct(out, count, tail, set)
+}
+
+/** The tail loop of {@link hashCharGrams}: n-grams of positions `i..n-3`, written from `count`; returns the new count. */
+function hashCharGramsFrom(
+  codes: Uint16Array,
+  n: number,
+  mask: number,
+  out: Int32Array,
+  count: number,
+  i: number,
+): number {
   for (; i + 3 <= n; i++) {
     let h = FNV_OFFSET
     for (let k = 0; i + k < n; k++) {
@@ -199,6 +276,42 @@ export function hashCharGrams(codes: Uint16Array, n: number, mask: number, out: 
     }
   }
   return count
+}
+
+/**
+ * Compact `features[from..to)` in place to those whose bit in `set` is not
+ * set yet, setting it, after `features[0..from)` (already distinct, bits set);
+ * returns the new end. Used where the word n-grams follow distinct character n-grams.
+ */
+export function keepDistinct(features: Int32Array, from: number, to: number, set: Int32Array): number {
+  let count = from
+  for (let i = from; i < to; i++) {
+    const f = features[i]
+    const old = set[f >>> 5]
+    set[f >>> 5] = old | (1 << (f & 31))
+    features[count] = f
+    count += ((old >>> (f & 31)) & 1) ^ 1
+  }
+  return count
+}
+
+/**
+ * The int8 sum of {@link sumDistinctInt8Weights} over features already
+ * distinct, whose bits are set in `seen` ({@link hashFeatures} with `seen`):
+ * sums them into `out[0]`, their count into `out[1]`, and clears the bits.
+ */
+export function sumInt8WeightsOfDistinct(
+  features: Int32Array,
+  count: number,
+  values: Int8Array,
+  seen: FeatureBitSet,
+  out: Float64Array,
+): void {
+  let sum = 0
+  for (let i = 0; i < count; i++) sum += values[features[i]]
+  clearSeen(seen.words, features, count)
+  out[0] = sum
+  out[1] = count
 }
 
 /** Hash the features of `text` into `scratch.features`; returns how many there are. */

@@ -13,9 +13,9 @@ import {
   FeatureScratch,
   hashFeatures,
   prepareFeatureCodes,
-  sumDistinctInt8Weights,
   sumDistinctStoredWeights,
   sumDistinctWeights,
+  sumInt8WeightsOfDistinct,
 } from './features.js'
 import type { Channel } from './match-rules.js'
 
@@ -139,10 +139,14 @@ export class LinearModel {
     const scratch = this.#scratch
     const length = prepareFeatureCodes(text, scratch)
     let logit = bias
-    // With cues, one pass over the words finds both the word n-grams and the cues.
+    // With cues, one pass over the words finds both the word n-grams and the cues. With int8
+    // weights (the shipped model), the hashing keeps only first occurrences as it goes, marking
+    // them in the bit set; the other encodings de-duplicate in their sum.
+    const int8 = ch.stored?.values instanceof Int8Array
+    const seen = int8 ? this.#seen : undefined
     const count = cues
-      ? hashFeaturesAndCues(scratch.codes, length, this.bits, scratch.features, this.#cueCounts)
-      : hashFeatures(scratch.codes, length, this.bits, scratch.features)
+      ? hashFeaturesAndCues(scratch.codes, length, this.bits, scratch.features, this.#cueCounts, seen)
+      : hashFeatures(scratch.codes, length, this.bits, scratch.features, seen)
     if (cues) {
       const c = this.#cueFeatures
       const m = cueFeaturesOfCounts(this.#cueCounts, this.bits, c)
@@ -161,7 +165,7 @@ export class LinearModel {
     if (ch.stored) {
       const values = ch.stored.values
       if (values instanceof Int8Array)
-        sumDistinctInt8Weights(scratch.features, count, values, this.#seen, out)
+        sumInt8WeightsOfDistinct(scratch.features, count, values, this.#seen, out)
       else sumDistinctStoredWeights(scratch.features, count, values, this.#seen, out)
       out[0] *= ch.stored.scale
     } else sumDistinctWeights(scratch.features, count, ch.weights, this.#seen, out)

@@ -12,6 +12,7 @@ import {
   MAX_CUE_FEATURES,
 } from '../src/cues.js'
 import {
+  FeatureBitSet,
   FeatureScratch,
   hashFeatures,
   prepareFeatureCodes,
@@ -177,6 +178,8 @@ describe('cue features', () => {
     const scratch = new FeatureScratch()
     const fused = new Uint8Array(CUE_NAMES.length)
     const separate = new Uint8Array(CUE_NAMES.length)
+    const seen = new FeatureBitSet(18)
+    const other = new FeatureBitSet(18)
     for (const text of texts) {
       const n = prepareFeatureCodes(text, scratch)
       const count = hashFeatures(scratch.codes, n, 18, scratch.features)
@@ -185,6 +188,19 @@ describe('cue features', () => {
       const got = hashFeaturesAndCues(scratch.codes, n, 18, scratch.features, fused)
       assert.deepEqual(scratch.features.slice(0, got), expected, text)
       assert.deepEqual([...fused], [...separate], text)
+      // Keeping first occurrences while hashing gives what de-duplicating afterwards gives.
+      const distinct = [...new Set(expected)]
+      const got2 = hashFeaturesAndCues(scratch.codes, n, 18, scratch.features, fused, seen)
+      assert.deepEqual([...scratch.features.slice(0, got2)], distinct, text)
+      assert.deepEqual([...fused], [...separate], text)
+      const plain = hashFeatures(scratch.codes, n, 18, scratch.features, other)
+      assert.deepEqual([...scratch.features.slice(0, plain)], distinct, text)
+      for (const set of [seen, other]) {
+        let bits = 0
+        for (const w of set.words) for (let b = w; b !== 0; b &= b - 1) bits++
+        assert.equal(bits, distinct.length, text)
+        set.words.fill(0)
+      }
     }
   })
 
