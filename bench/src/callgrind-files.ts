@@ -89,6 +89,9 @@ export interface AnnotatedRow {
 export interface Annotated {
   /** Instructions of the whole dump. */
   total: number
+  /** Of them, self costs of V8's garbage collector and of its optimising compilers (see {@link costKind}). */
+  gc: number
+  compiler: number
   /** JS functions only (the native frames' inclusive costs are mostly V8's call trampolines). */
   inclusive: AnnotatedRow[]
   exclusive: AnnotatedRow[]
@@ -107,6 +110,24 @@ export function parseAnnotate(output: string): { total: number; rows: AnnotatedR
   }
   if (!Number.isFinite(total)) throw new Error('callgrind_annotate printed no PROGRAM TOTALS')
   return { total, rows }
+}
+
+/**
+ * Which part of V8 a function belongs to, by its name: the garbage collector
+ * (marking, sweeping, scavenging, compaction: its cost comes in bursts, and a
+ * major collection landing in a short window can double it), the optimising
+ * compilers (TurboFan, Maglev: work that tails off with warm-up), or neither.
+ */
+export function costKind(name: string): 'gc' | 'compiler' | 'other' {
+  if (/v8::internal::(compiler|maglev)::|OptimizedCompilationJob|TurbofanCompilationJob/.test(name))
+    return 'compiler'
+  if (
+    /v8::internal::(Heap::|\w*Marking\w*|\w*Sweeper\w*|\w*Scaveng\w*|\w*Evacuat\w*|MarkCompact\w*|MinorMarkCompact\w*|\w*Compactor\w*|MemoryAllocator|PagedSpace|SemiSpace|MemoryChunk|\w*GCTracer|IncrementalMarking|ConcurrentMarking)|heap::base::|cppgc::|MarkingVisitor|HeapObject::SizeFromMap|IteratePointers<|_Map_base<v8::internal::MemoryChunk/.test(
+      name,
+    )
+  )
+    return 'gc'
+  return 'other'
 }
 
 /** Shorten a C++ signature or a JS script URL for a table cell. */
@@ -130,8 +151,17 @@ export function annotate(dumpPath: string, top: number): Annotated {
   const exclusive = run(false)
   const rows = (list: AnnotatedRow[]) =>
     list.slice(0, top).map((row) => ({ ir: row.ir, name: shortName(row.name) }))
+  let gc = 0
+  let compiler = 0
+  for (const row of exclusive.rows) {
+    const kind = costKind(row.name)
+    if (kind === 'gc') gc += row.ir
+    else if (kind === 'compiler') compiler += row.ir
+  }
   return {
     total: exclusive.total,
+    gc,
+    compiler,
     inclusive: rows(inclusive.rows.filter((row) => row.name.includes('JS:'))),
     exclusive: rows(exclusive.rows),
   }

@@ -3,7 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { fixOpenCalls, lookupPerf, parseAnnotate, parsePerfMap, renameJit } from '../src/callgrind-files.js'
+import {
+  costKind,
+  fixOpenCalls,
+  lookupPerf,
+  parseAnnotate,
+  parsePerfMap,
+  renameJit,
+} from '../src/callgrind-files.js'
 import { buildModule, parseCallgrindOptions } from '../src/callgrind-options.js'
 
 /** Build folders resolve to `<dir>/index.js` here, without touching the disk. */
@@ -164,5 +171,27 @@ describe('bench:callgrind files', () => {
       ],
     })
     assert.throws(() => parseAnnotate('nothing'), /PROGRAM TOTALS/)
+  })
+
+  it('tells V8 garbage collection and compiler work from the rest', () => {
+    for (const gc of [
+      '???:void v8::internal::MarkingVisitorBase<v8::internal::ConcurrentMarkingVisitor, v8::internal::ConcurrentMarkingState>::ProcessStrongHeapObject',
+      '???:v8::internal::Sweeper::RawSweep(v8::internal::Page*) [/usr/bin/node]',
+      '???:heap::base::SlotCallbackResult v8::internal::Scavenger::ScavengeObject<v8::internal::FullHeapObjectSlot>',
+      '???:v8::internal::HeapObject::SizeFromMap(v8::internal::Map) const [/usr/bin/node]',
+    ])
+      assert.equal(costKind(gc), 'gc', gc)
+    for (const compiler of [
+      '???:v8::internal::compiler::GraphReducer::ReduceTop() [/usr/bin/node]',
+      '???:v8::internal::maglev::MaglevGraphBuilder::Build() [/usr/bin/node]',
+    ])
+      assert.equal(costKind(compiler), 'compiler', compiler)
+    for (const other of [
+      '???:fe_mul [/usr/bin/node]',
+      '???:Builtins_LoadIC [/usr/bin/node]',
+      '???:JS:*handle file:///w/host/dist/src/gateway/gateway-handler.js:51:17 [???]',
+      '???:v8::internal::JsonStringifier::SerializeString(v8::internal::Handle<v8::internal::String>) [/usr/bin/node]',
+    ])
+      assert.equal(costKind(other), 'other', other)
   })
 })
