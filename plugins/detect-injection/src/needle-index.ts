@@ -113,9 +113,11 @@ export class NeedleIndex {
       }
     }
     // Row offsets instead of state numbers, negated where needles end.
+    const ends = new Uint8Array(states)
+    for (let state = 0; state < states; state++) ends[state] = out[state].length > 0 ? 1 : 0
     for (let k = 0; k < table.length; k++) {
       const to = table[k]
-      table[k] = out[to].length > 0 ? ~(to * columns) : to * columns
+      table[k] = ends[to] === 1 ? ~(to * columns) : to * columns
     }
 
     this.#table = table
