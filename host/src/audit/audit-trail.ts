@@ -82,8 +82,9 @@ export class AuditTrail {
   #deadlineTimer: NodeJS.Timeout | undefined
   #listeners: ((records: readonly AuditRecord[]) => void)[] = []
   #writing = false
-  #idle: Promise<void> = Promise.resolve()
-  #settleIdle: () => void = () => {}
+  /** What {@link idle} handed out while a drain runs, made only when asked for (not a promise per call). */
+  #idle: Promise<void> | undefined
+  #settleIdle: (() => void) | undefined
   /** `performance.now()` when the batch in flight went to the store. */
   #batchStartedAt: number | undefined
   /** `performance.now()` of the last failed write, cleared by a successful one. */
@@ -194,9 +195,6 @@ export class AuditTrail {
       this.#pending.push(pending)
       if (!this.#writing) {
         this.#writing = true
-        this.#idle = new Promise((settle) => {
-          this.#settleIdle = settle
-        })
         void this.#drain()
       }
     })
@@ -204,6 +202,10 @@ export class AuditTrail {
 
   /** Resolves when no append is waiting or being written (call before closing the store). */
   idle(): Promise<void> {
+    if (!this.#writing) return Promise.resolve()
+    this.#idle ??= new Promise((settle) => {
+      this.#settleIdle = settle
+    })
     return this.#idle
   }
 
@@ -281,53 +283,79 @@ export class AuditTrail {
     pending.reject(auditUnavailableError())
   }
 
-  #settle(pending: Pending, outcome: { record: AuditRecord } | { error: Error }): void {
+  /** The record is committed: answer its caller (unless the deadline answered it already). */
+  #resolve(pending: Pending, record: AuditRecord): void {
     if (pending.settled) {
-      if ('record' in outcome) {
-        // Its caller was answered 503 already; the record stands in the chain all the same.
-        this.#logger?.warn({ seq: outcome.record.seq }, 'audit record committed after its deadline')
-      }
+      // Its caller was answered 503 already; the record stands in the chain all the same.
+      this.#logger?.warn({ seq: record.seq }, 'audit record committed after its deadline')
       return
     }
+    this.#answered(pending)
+    pending.resolve(record)
+  }
+
+  /** The append failed: answer its caller (unless the deadline answered it already). */
+  #reject(pending: Pending, error: Error): void {
+    if (pending.settled) return
+    this.#answered(pending)
+    pending.reject(error)
+  }
+
+  #answered(pending: Pending): void {
     pending.settled = true
     if (this.#watch[this.#watchHead] === pending) this.#dropAnswered()
-    if ('record' in outcome) pending.resolve(outcome.record)
-    else pending.reject(outcome.error)
   }
 
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0, this.#maxBatch)
+      // A lone append (an idle gateway: most calls) takes the whole queue, no splice.
+      let batch: Pending[]
+      if (this.#pending.length <= this.#maxBatch) {
+        batch = this.#pending
+        this.#pending = []
+      } else batch = this.#pending.splice(0, this.#maxBatch)
       this.#batchStartedAt = performance.now()
       try {
         let sealed: (AuditRecord | undefined)[] = []
+        let written: AuditRecord[] = []
         await this.#store.appendAudit((head) => {
-          sealed = sealEach(
-            head,
-            batch.map((p) => p.entry),
-          )
-          return sealed.filter((record) => record !== undefined)
+          sealed = sealEach(head, entriesOf(batch))
+          written = sealed.includes(undefined)
+            ? sealed.filter((record) => record !== undefined)
+            : (sealed as AuditRecord[])
+          return written
         })
         this.#failedAt = undefined
-        this.#publish(sealed.filter((record) => record !== undefined))
-        for (const [i, p] of batch.entries()) {
+        this.#publish(written)
+        for (let i = 0; i < batch.length; i++) {
+          const p = batch[i] as Pending
           const record = sealed[i]
-          if (record) this.#settle(p, { record })
+          if (record) this.#resolve(p, record)
           else {
             this.#logger?.error({ action: p.entry.action }, 'audit entry has no canonical JSON form')
-            this.#settle(p, { error: auditUnavailableError() })
+            this.#reject(p, auditUnavailableError())
           }
         }
       } catch (err) {
         this.#failedAt = performance.now()
         this.#logger?.error({ err, records: batch.length }, 'audit append failed')
         const error = auditUnavailableError()
-        for (const p of batch) this.#settle(p, { error })
+        for (const p of batch) this.#reject(p, error)
       } finally {
         this.#batchStartedAt = undefined
       }
     }
     this.#writing = false
-    this.#settleIdle()
+    const settle = this.#settleIdle
+    this.#idle = undefined
+    this.#settleIdle = undefined
+    settle?.()
   }
+}
+
+/** The entries of a batch, in order. */
+function entriesOf(batch: readonly Pending[]): AuditEntry[] {
+  const entries = new Array<AuditEntry>(batch.length)
+  for (let i = 0; i < batch.length; i++) entries[i] = (batch[i] as Pending).entry
+  return entries
 }

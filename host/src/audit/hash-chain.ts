@@ -43,18 +43,21 @@ export function sealEach(
 ): (AuditRecord | undefined)[] {
   let seq = head?.seq ?? 0
   let prevHash = head?.hash ?? GENESIS_HASH
-  return entries.map((entry) => {
-    const record = { seq: seq + 1, ...entry, prev_hash: prevHash } as AuditRecord
+  const sealed = new Array<AuditRecord | undefined>(entries.length)
+  for (let i = 0; i < entries.length; i++) {
+    const record = { seq: seq + 1, ...entries[i], prev_hash: prevHash } as AuditRecord
     let hash: string
     try {
       hash = hashRecord(record)
     } catch {
-      return undefined
+      sealed[i] = undefined
+      continue
     }
     seq += 1
     prevHash = hash
     // Same key order as before (`hash` last), without a second copy.
     record.hash = hash
-    return record
-  })
+    sealed[i] = record
+  }
+  return sealed
 }

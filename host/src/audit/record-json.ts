@@ -65,38 +65,101 @@ interface Shape {
   readonly keys: readonly string[]
   /** `"key":` of each key, in order. */
   readonly prefixes: readonly string[]
+  /** Per key: its string values repeat from record to record (see {@link REPEATING}). */
+  readonly repeating: readonly boolean[]
+  /** Orders of `Object.keys` seen to be this key set (records are built alike: one or two orders). */
+  readonly orders: (readonly string[])[]
 }
+
+/** Most key orders remembered per shape. */
+const MAX_ORDERS = 8
+
+/**
+ * Keys of the known shapes whose string values repeat from record to record
+ * (names of agents, pipelines, steps, models, verdicts…), unlike ids, times
+ * and hashes: their JSON text is kept in {@link repeatedJson} rather than
+ * written again by `JSON.stringify` (a call into C++ each) on every record.
+ */
+const REPEATING = new Set([
+  'action',
+  'actor',
+  'agent_id',
+  'chain',
+  'classification',
+  'code',
+  'kind',
+  'level',
+  'mode',
+  'model',
+  'outcome',
+  'phase',
+  'pipeline_id',
+  'step',
+  'type',
+  'vendor',
+  'verdict',
+])
+
+/** JSON text of repeating strings (well-formed ones only), emptied when it reaches {@link REPEATED_MAX}. */
+const repeatedJson = new Map<string, string>()
+const REPEATED_MAX = 4096
+/** Longer strings are written each time (the cache is for names, not text). */
+const REPEATED_LENGTH = 128
 
 const SHAPES_BY_SIZE = new Map<number, Shape[]>()
 for (const keys of KNOWN_SHAPES) {
   const sorted = [...keys].sort()
   if (sorted.some((k, i) => k !== keys[i])) throw new Error(`record-json: shape ${keys} is not sorted`)
   const list = SHAPES_BY_SIZE.get(keys.length) ?? []
-  list.push({ keys, prefixes: keys.map((k) => `${JSON.stringify(k)}:`) })
+  list.push({
+    keys,
+    prefixes: keys.map((k) => `${JSON.stringify(k)}:`),
+    repeating: keys.map((k) => REPEATING.has(k)),
+    orders: [],
+  })
   SHAPES_BY_SIZE.set(keys.length, list)
 }
 
 /** `String.prototype.isWellFormed` (Node 20; not in this project's TypeScript lib). */
 type WellFormed = string & { isWellFormed(): boolean }
 
-const ownEnumerable = Object.prototype.propertyIsEnumerable
 /** Deeper than this, `canonicalize` takes over (it detects cycles). */
 const MAX_DEPTH = 64
 
-function knownShape(value: object, keys: readonly string[]): Shape | undefined {
+function knownShape(keys: readonly string[]): Shape | undefined {
   const candidates = SHAPES_BY_SIZE.get(keys.length)
   if (!candidates) return undefined
+  // The same keys in an order seen before: element by element, no lookups.
+  for (const shape of candidates) for (const order of shape.orders) if (sameOrder(order, keys)) return shape
   next: for (const shape of candidates) {
-    // As many keys as Object.keys lists, each an own enumerable one: the same key set.
-    for (const key of shape.keys) if (!ownEnumerable.call(value, key)) continue next
+    // As many keys as Object.keys lists (own, enumerable, no repeats), each one of them: the same key set.
+    for (const key of shape.keys) if (!keys.includes(key)) continue next
+    if (shape.orders.length < MAX_ORDERS) shape.orders.push([...keys])
     return shape
   }
   return undefined
 }
 
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** A string as `canonicalize` writes it (it refuses lone surrogates). */
 function stringJson(text: string): string | undefined {
   return (text as WellFormed).isWellFormed() ? JSON.stringify(text) : canonicalize(text)
+}
+
+/** {@link stringJson} of a value that repeats from record to record, from the cache when it was seen before. */
+function repeatedStringJson(text: string): string | undefined {
+  if (text.length > REPEATED_LENGTH) return stringJson(text)
+  const known = repeatedJson.get(text)
+  if (known !== undefined) return known
+  if (!(text as WellFormed).isWellFormed()) return canonicalize(text)
+  const json = JSON.stringify(text)
+  if (repeatedJson.size >= REPEATED_MAX) repeatedJson.clear()
+  repeatedJson.set(text, json)
+  return json
 }
 
 function valueJson(value: unknown, depth: number): string | undefined {
@@ -135,7 +198,7 @@ function objectJson(value: object, depth: number, omit?: string): string | undef
   }
   const record = value as Record<string, unknown>
   const keys = Object.keys(record)
-  const shape = knownShape(record, keys)
+  const shape = knownShape(keys)
   let out = '{'
   let first = true
   if (shape) {
@@ -146,7 +209,11 @@ function objectJson(value: object, depth: number, omit?: string): string | undef
       if (item === undefined || typeof item === 'symbol') continue
       if (!first) out += ','
       first = false
-      out += shape.prefixes[i]! + valueJson(item, depth + 1)
+      out +=
+        shape.prefixes[i]! +
+        (typeof item === 'string' && shape.repeating[i]
+          ? repeatedStringJson(item)
+          : valueJson(item, depth + 1))
     }
   } else {
     keys.sort()

@@ -2,7 +2,8 @@
  * The embedded default store: plain maps, nothing survives a restart. It mirrors
  * the SQL stores exactly — same ordering, same checks in the same order, same
  * coded errors — so the host and its tests cannot tell the kinds apart except by
- * durability. Records are copied in and out, as a database would.
+ * durability. Records are copied in and out, as a database would; audit
+ * records only on the way out (see `appendAudit`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { compareIds } from './compare-ids.js'
@@ -256,13 +257,19 @@ export class MemoryStore implements Store {
     return copy(record)
   }
 
+  /**
+   * Keeps the records `seal` returns as they are, without a copy (one deep
+   * copy per call was most of this store's cost per append): from here on
+   * they are the store's, and the caller, which gets them back, must not
+   * change them (the audit trail only reads them; a change would show as a
+   * broken chain in `verify`). Reads copy, as a database would hand out new objects.
+   */
   async appendAudit(seal: (head: AuditHead | undefined) => AuditRecord[]): Promise<AuditRecord[]> {
     // Head read, seal and push happen in one synchronous run: no other append can interleave.
     const last = this.#audit.at(-1)
     const records = seal(last && { seq: last.seq, hash: last.hash })
-    for (const record of records) this.#audit.push(copyRecord(record))
+    for (const record of records) this.#audit.push(record)
     if (this.#audit.length > this.#auditMax) this.#dropOldest()
-    // The caller's own objects go back: the stored copies are what later reads see.
     return records
   }
 

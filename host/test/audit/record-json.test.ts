@@ -159,6 +159,56 @@ describe('canonicalRecordJson (audit records)', () => {
     }
   })
 
+  it('writes repeating names (agents, steps, models…) as canonicalize does on every record, cached or not', () => {
+    const names = [
+      'bench',
+      'a"b',
+      'back\\slash',
+      'nul\u0000',
+      'line\u2028',
+      'é€😀',
+      '',
+      'lone \ud800',
+      'x'.repeat(200),
+    ]
+    // More distinct names than the cache holds, then the first ones again.
+    for (let i = 0; i < 5000; i++) names.push(`agent-${i}`)
+    for (let round = 0; round < 2; round++) {
+      for (const name of round === 0 ? names : [...names.slice(0, 20), ...names.slice(-20)]) {
+        const record = callRecord()
+        record.actor = `agent:${name}`
+        record.agent_id = name
+        const detail = record.detail as Record<string, unknown>
+        if (typeof detail === 'object' && detail !== null) detail.model = name
+        assert.equal(
+          outcome(() => canonicalRecordJson(record)),
+          outcome(() => canonicalize(record)),
+          JSON.stringify(name),
+        )
+      }
+    }
+    assert.equal(
+      canonicalRecordJson({ ...callRecord(), agent_id: 'bench' }).includes('"agent_id":"bench"'),
+      true,
+    )
+  })
+
+  it('tells a known key set from the same keys with one not enumerable', () => {
+    const record = callRecord()
+    const detail = record.detail as Record<string, unknown>
+    if (typeof detail === 'object' && detail !== null && 'vendor' in detail) {
+      // The same number of keys as a known detail, but `vendor` hidden and another key listed.
+      const vendor = detail.vendor
+      delete detail.vendor
+      detail.zzz = 1
+      Object.defineProperty(detail, 'vendor', { value: vendor, enumerable: false })
+    }
+    Object.defineProperty(record, 'hash', { value: 'h', enumerable: false })
+    record.other = 2
+    assert.equal(canonicalRecordJson(record), canonicalize(record))
+    assert.equal(canonicalRecordJson(record, 'hash'), canonicalize(record))
+  })
+
   it('gives canonicalize its edge cases: toJSON, holes, undefined, symbols, functions; and throws where it throws', () => {
     const cyclic: Record<string, unknown> = { a: 1 }
     cyclic.self = { back: cyclic }
