@@ -9,6 +9,7 @@ import type { Finding } from '@gov/core'
 import type { CallSummary } from '../gateway/gateway-handler.js'
 import { storableText } from './digest.js'
 import type { AuditEntry } from './hash-chain.js'
+import { isoTime } from './iso-time.js'
 
 /** Outcome of a call in the audit trail. `observed`: allowed only because the call ran in observe mode. */
 export type CallAuditOutcome = 'allowed' | 'blocked' | 'observed' | 'error'
@@ -19,7 +20,7 @@ export function callEntry(summary: CallSummary, id: string, time: Date): AuditEn
   const agentId = call?.agentId ?? summary.agentId ?? null
   return {
     id,
-    time: time.toISOString(),
+    time: isoTime(time),
     kind: 'call',
     actor: agentId === null ? 'anonymous' : `agent:${agentId}`,
     action: 'gateway.call',
