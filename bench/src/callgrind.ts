@@ -77,6 +77,9 @@ async function startUnderCallgrind(
       `--callgrind-out-file=${outBase}.%p`,
       process.execPath,
       '--perf-basic-prof',
+      // It turns V8's log on too: into the out folder (removed after), not an isolate-*.log in the checkout.
+      `--logfile=${outBase}.v8.log`,
+      '--no-logfile-per-isolate',
       ...options.nodeFlags,
       '--import',
       'reflect-metadata',
@@ -248,6 +251,7 @@ async function measure(job: Job, server: Server): Promise<Measured> {
     // The final dump (from the measured window to exit) and node's perf map are not needed.
     rmSync(`${server.outBase}.${server.pid}`, { force: true })
     rmSync(perfMap, { force: true })
+    rmSync(`${server.outBase}.v8.log`, { force: true })
   }
 }
 
