@@ -39,9 +39,11 @@ describe('/proc readers', () => {
     const after = processCpuSeconds(process.pid)!
     const spent = process.cpuUsage(usage)
     const expected = (spent.user + spent.system) / 1e6
-    // /proc counts in clock ticks (10 ms at 100 Hz): allow two ticks either way.
+    // /proc counts in clock ticks (10 ms at 100 Hz) sampled at each tick, getrusage the scheduler's
+    // exact runtime; on a loaded machine the two drift apart (0.700 against 0.667 s seen in CI).
+    // Allow two ticks or 10 %, whichever is more: a wrong field or tick rate is off by far more.
     assert.ok(
-      Math.abs(after - before - expected) <= 0.02 + 1e-9,
+      Math.abs(after - before - expected) <= Math.max(0.02, 0.1 * expected) + 1e-9,
       `/proc ${after - before} s, cpuUsage ${expected} s`,
     )
     assert.ok(coreTimes(0)!.busy > 0)
