@@ -156,6 +156,9 @@ const THING_HEADS = new Set([
   'speech',
 ])
 
+/** The English words of {@link THING_HEADS_FIRST}, which take no "de"/"di" connector. */
+const ENGLISH_HEADS_FIRST = new Set(['mount', 'mt', 'planet', 'kingdom', 'lake', 'cape', 'fort', 'isle'])
+
 /** First words of names of things and places in other languages ("Torre Eiffel", "Teatrul de Vară"). */
 const THING_HEADS_FIRST = new Set([
   'torre',
@@ -204,18 +207,8 @@ const THING_HEADS_FIRST = new Set([
   'isla',
   'isola',
   // English names that put the kind of place first (0.6.4): "Mount Everest", "Planet Zogar", "Kingdom B".
-  'mount',
-  'mt',
-  'planet',
-  'kingdom',
-  'lake',
-  'cape',
-  'fort',
-  'isle',
+  ...ENGLISH_HEADS_FIRST,
 ])
-
-/** The English words of {@link THING_HEADS_FIRST}, which take no "de"/"di" connector. */
-const ENGLISH_HEADS_FIRST = new Set(['mount', 'mt', 'planet', 'kingdom', 'lake', 'cape', 'fort', 'isle'])
 
 /** Last words of institutions: a "person" ending in one is the institution ("Central Hospital"). */
 const INSTITUTION_HEADS = new Set([
