@@ -224,23 +224,16 @@ export class GatewayHandler {
         rec.requestId,
       )
       if (isPromise(derived))
-        return derived.then((found) => this.#bindDerived(rec, chain, mode, flags, found))
-      this.#bindDerived(rec, chain, mode, flags, derived)
+        return derived.then((found) => {
+          rec.derivedSession = found !== undefined
+          this.#bindExchange(rec, chain, mode, flags, found)
+        })
+      rec.derivedSession = derived !== undefined
+      this.#bindExchange(rec, chain, mode, flags, derived)
       return undefined
     }
     this.#bindExchange(rec, chain, mode, flags, session)
     return undefined
-  }
-
-  #bindDerived(
-    rec: CallRecord,
-    chain: Chain,
-    mode: Mode,
-    flags: ReadonlyMap<string, string>,
-    session: string | undefined,
-  ): void {
-    rec.derivedSession = session !== undefined
-    this.#bindExchange(rec, chain, mode, flags, session)
   }
 
   #bindExchange(
