@@ -186,22 +186,26 @@ describe('prompt-cache tokens priced through the gateway', () => {
     close(await spend(id), GPT_4O(1_500, 1_280, 20))
   })
 
-  it('Anthropic, JSON: cache reads and writes are added to the input and priced at their own prices', async () => {
+  /** A fresh agent's JSON `/v1/messages` call answered with `usage`; returns the agent's id. */
+  async function anthropicJsonCall(usage: Record<string, unknown>): Promise<string> {
     const id = await freshAgent()
-    t.mock.enqueue({
-      json: anthropicMessage({
-        input_tokens: 21,
-        cache_creation_input_tokens: 188,
-        cache_read_input_tokens: 3_000,
-        output_tokens: 393,
-      }),
-    })
+    t.mock.enqueue({ json: anthropicMessage(usage) })
     const res = await t.call(
       '/v1/messages',
       { model: 'claude-sonnet-4-5', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] },
       { key },
     )
     assert.equal(res.status, 200, res.text)
+    return id
+  }
+
+  it('Anthropic, JSON: cache reads and writes are added to the input and priced at their own prices', async () => {
+    const id = await anthropicJsonCall({
+      input_tokens: 21,
+      cache_creation_input_tokens: 188,
+      cache_read_input_tokens: 3_000,
+      output_tokens: 393,
+    })
     const usd = await spend(id)
     close(usd, SONNET(21, 3_000, 188, 393))
     // Pricing input_tokens alone (what gov did before) books less than the provider bills.
@@ -213,22 +217,13 @@ describe('prompt-cache tokens priced through the gateway', () => {
   })
 
   it('Anthropic, JSON: writes to the one-hour cache are priced at the one-hour write price', async () => {
-    const id = await freshAgent()
-    t.mock.enqueue({
-      json: anthropicMessage({
-        input_tokens: 21,
-        cache_creation_input_tokens: 188,
-        cache_read_input_tokens: 3_000,
-        cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 88 },
-        output_tokens: 393,
-      }),
+    const id = await anthropicJsonCall({
+      input_tokens: 21,
+      cache_creation_input_tokens: 188,
+      cache_read_input_tokens: 3_000,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 88 },
+      output_tokens: 393,
     })
-    const res = await t.call(
-      '/v1/messages',
-      { model: 'claude-sonnet-4-5', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] },
-      { key },
-    )
-    assert.equal(res.status, 200, res.text)
     // 100 tokens for five minutes at $3.75/M, 88 for an hour at $6/M.
     close(await spend(id), SONNET(21, 3_000, 100, 393) + (88 * 6) / 1e6)
   })

@@ -96,6 +96,16 @@ describe('warm lookups and admin changes', () => {
     )
     assert.notEqual(s1.token, s2.token)
     assert.deepEqual([s1.sid, s2.sid], ['s-1', 's-2'])
+    // Two agents sending the same session id in one second: each gets a token of its own.
+    const [sa, sb] = await inOneSecond(() =>
+      Promise.all([
+        call(a, 'x', { 'x-gov-session': 's-shared' }),
+        call(b, 'x', { 'x-gov-session': 's-shared' }),
+      ]),
+    )
+    assert.notEqual(sa.token, sb.token)
+    assert.notEqual(sa.jti, sb.jti)
+    assert.deepEqual([sa.sub, sb.sub], ['warm-tok-a', 'warm-tok-b'])
     const tools = {
       tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object' } } }],
     }
