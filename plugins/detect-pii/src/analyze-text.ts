@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { scratchCodeUnits } from './code-units.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
+import { withoutExerciseCharacters } from './exercise-characters.js'
 import { personalLocations } from './location-policy.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
 import { resolveOverlaps } from './resolve-overlaps.js'
@@ -77,7 +78,9 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
     (d) => d.score >= options.minScore && types.has(d.type) && !(allowing && isAllowed(text, d, options)),
   )
   const resolved = resolveOverlaps(kept)
-  return options.locations === 'personal' ? personalLocations(text, resolved) : resolved
+  const personal = options.locations === 'personal'
+  // Characters of a word problem or a requested story, when nothing else in the text is personal data (0.6.5).
+  return withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal)
 }
 
 /** True when the admin's allow-list or allow patterns cover the detected value. */

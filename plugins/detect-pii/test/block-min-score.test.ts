@@ -7,7 +7,8 @@ import { makeStep } from './helpers.js'
 
 const userSays = (text: string) => makeExchange([{ source: 'user', text }])
 /** A word problem whose only name is read with a score below 0.8 (checked in each test). */
-const WEAK_NAME = 'Rollo has 3 guinea pigs. How many cups of food do they eat?'
+/** A lone name the tagger scores below 0.8; no question, so no word problem (0.6.5 leaves their characters alone). */
+const WEAK_NAME = 'Rollo has 3 guinea pigs and feeds them twice a day.'
 /**
  * No personal data; the tagger reads the German noun "Wasser" (water) as a name, below 0.8 (a surname too, so not
  * in `model/german-words.txt`; "Zucker", used here before 0.6.1, is no longer read as a name).

@@ -28,7 +28,8 @@ describe('capitalised German nouns are no names (0.6.1)', () => {
       'PERSON:Henry',
     ])
     assert.deepEqual(found('Herr Schmidt kauft Milch und Käse für die Kinder.'), ['PERSON:Schmidt'])
-    assert.deepEqual(found('Wenn Sarah 400 Pfund Wäsche wäscht, wie viel wäscht David?'), [
+    // A statement: the characters of a word problem are left alone since 0.6.5.
+    assert.deepEqual(found('Sarah wäscht 400 Pfund Wäsche, David wäscht den Rest.'), [
       'PERSON:Sarah',
       'PERSON:David',
     ])
@@ -69,10 +70,7 @@ describe('a month before a day number is a date, not a name (0.6.1)', () => {
   })
 
   it('keeps a month-like first name before a count or a surname', () => {
-    assert.deepEqual(found('Mark gives Jan 10 apples. How many apples does Jan have now?'), [
-      'PERSON:Jan',
-      'PERSON:Jan',
-    ])
+    assert.deepEqual(found('Mark gives Jan 10 apples and Jan thanks him.'), ['PERSON:Jan', 'PERSON:Jan'])
     assert.deepEqual(found('Jan Novak paid the invoice on May 3.'), ['PERSON:Jan Novak'])
   })
 })

@@ -113,7 +113,7 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
       'Câte tururi a stat echipa Denver în afara zonei de capăt după ce a primit mingea?',
     ],
     person: [
-      ['Write a story about a man named Corvus who loves gadgets.', ['PERSON:Corvus!']],
+      ['I met a man named Corvus who loves gadgets.', ['PERSON:Corvus!']],
       ['My neighbour is a woman named Anna Berg.', ['PERSON:Anna Berg!']],
     ],
   },
@@ -124,7 +124,7 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
       'Rispondi alla seguente domanda: in quale paese si trovano le Grandi Piramidi di Giza?',
     ],
     person: [
-      ['Rispondi: la Maria ha comprato tre mele. Quante ne ha?', ['PERSON:Maria!']],
+      ['Rispondi: la Maria ha comprato tre mele.', ['PERSON:Maria!']],
       [
         'On Mondays, Wednesdays, and Fridays, college student Tom has three classes each day.',
         ['PERSON:Tom!'],
@@ -138,10 +138,7 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
       'Ein Händler kauft Weizen zu 20 $ pro Sack. Wie viel kostet es, wenn er den Weizen bei einem Bauern kauft?',
     ],
     person: [
-      [
-        'Jean hat 30 Lutscher und isst 2 davon. Wie viele Lutscher hat er noch, wenn er sie in eine Tüte steckt?',
-        ['PERSON:Jean!'],
-      ],
+      ['Jean hat 30 Lutscher und isst 2 davon, wenn er sie in eine Tüte steckt.', ['PERSON:Jean!']],
       // After an ordinal or a sentence's end, and a name after a count of other words.
       [
         'Das Haus gehört in Welt 3. Popper zufolge ist das eine Trennung, die nicht mehr gilt und die er ablehnt.',

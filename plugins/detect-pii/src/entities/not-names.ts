@@ -568,6 +568,9 @@ function plural(t: Token, flags: number): boolean {
   return t.key.length > 4 && t.key.endsWith('s') && !(flags & (FIRST | LAST))
 }
 
+/** Russian one-letter words: prepositions, conjunctions, "я". */
+const CYRILLIC_ONE_LETTER = new Set(['у', 'в', 'с', 'к', 'о', 'и', 'а', 'я'])
+
 type Verdict = 'keep' | 'drop' | 'organization' | 'trim' | 'topic'
 
 /**
@@ -843,6 +846,10 @@ function judge(
     !(flagsOf(first) & (FIRST | LAST))
   )
     return 'drop'
+  // "У Дороти", "В Марины": a one-letter Russian preposition (or "и", "а", "я") opening a sentence is no initial
+  // (an initial takes a dot) and no part of the name (0.6.5).
+  if (person && !single && first.end - first.start === 1 && !first.dot && CYRILLIC_ONE_LETTER.has(first.key))
+    return 'trim'
   // "Wakati Julia": an unknown sentence-start word before a known first name is no part of it.
   if (
     person &&

@@ -1,0 +1,104 @@
+import type { Detection } from './pii-types.js'
+
+/**
+ * Characters of an exercise, puzzle or story the user asks for are no personal data (0.6.5): the lone given
+ * names of a worked quantity problem ("John buys 3 boxes of burritos … How many …", "Jan hat dreimal so viele
+ * Haustiere wie Marcia …", "¿Cuántos años tiene Seth?", "У Чарли в три раза больше друзей … Сколько …") or of a
+ * request for a story, dialogue or role-play that introduces them ("a dialogue between two characters, Alex
+ * and Jamie", "a story about a girl named Lily").
+ *
+ * Only when nothing else in the text is personal data and nothing says a real person is meant: every
+ * PERSON finding of the text is one capitalised word (no surname, no handle, no title or initial beside it);
+ * no other finding but an organisation (or, with `locations: 'all'`, a place) (an e-mail, phone, card, address, a place tied to a person keep every
+ * name); no self-introduction, greeting, signature or "my <relative> X" naming someone the writer knows. Real
+ * messages with digits have no quantity question ("Meeting with Sarah at 3pm about the Q3 numbers", "Tell
+ * Anna her invoice 4471 is overdue") and keep their names.
+ */
+
+/** A question for a quantity, in the languages of the benign prompts (MGSM's among them). */
+const QUANTITY =
+  /(?<![\p{L}\p{M}])(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])|いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/iu
+
+/** A question for some other value ("What is the width …?", "Quel montant …?"); only in a text with a "?". */
+const QUESTION_WORD =
+  /(?<![\p{L}\p{M}])(?:what(?:'s)?|which|quel(?:le)?s?|welche[rsnm]?|qué|cuál(?:es)?|что|какой|какова|каков|какое|какую|qual(?:e|i)?|nini|gani)(?![\p{L}\p{M}])/iu
+/** A task to work a value out, opening a sentence: "Calcule la cantidad …", "Find the …". */
+const TASK_VERB =
+  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|hesabu|tafuta)(?![\p{L}\p{M}])/iu
+/** A task needs this many numbers to be a worked problem ("Meeting at 3pm about Q3": two). */
+const TASK_NUMBERS = 3
+
+/** A number: a digit run of any script, or a number word of the same languages. */
+const NUMBER =
+  /\p{Nd}+(?:[.,:/]\p{Nd}+)*|(?<![\p{L}\p{M}])(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twice|thrice|half|dozens?|double|triple|zwei|drei|vier|fünf|sechs|zehn|doppelt|dreimal|hälfte|dos|tres|cuatro|cinco|doble|mitad|deux|trois|quatre|cinq|moitié|два|две|три|четыре|пять|десять|вдвое|втрое|раза|половин\p{L}*|mbili|tatu|nne|tano|kumi|nusu|mara|due|tre|quattro|doppio|metà|dois|duas|três|dobro|metade)(?![\p{L}\p{M}])/giu
+
+/** A story, dialogue or role-play, or its characters, in the languages of the benign prompts. */
+const FICTION =
+  /(?<![\p{L}\p{M}])(?:stor(?:y|ies)|tales?|narrative|dialogu?es?|dialogs?|conversation between|screenplay|novel|fictional|fiction|characters?|protagonist|role-?play(?:ing)?|hypothetical|alternate universe|fantasy|fable|historia|cuento|relato|diálogo|personajes?|geschichte|erzählung|dialog|figuren?|histoire|récit|personnages?|истори\p{L}*|рассказ\p{L}*|диалог\p{L}*|персонаж\p{L}*|storia|racconto|dialogo|personaggi?o?|história|conto|personage(?:ns|m))(?![\p{L}\p{M}])/iu
+
+/** The request that makes the text a piece of fiction to write or play, not a report of real events. */
+const FICTION_REQUEST =
+  /(?<![\p{L}\p{M}])(?:write|create|compose|generate|craft|invent|imagine|let'?s|tell me|narrate|describe|pretend|you are|you're|named|called|schreib\p{L}*|erstell\p{L}*|erfinde|escrib\p{L}*|crea|inventa|imagina|écri\p{L}*|cré\p{L}*|imagine[zr]?|напиши\p{L}*|придума\p{L}*|представь\p{L}*|scrivi|inventa|immagina)(?![\p{L}\p{M}])/iu
+
+/** The writer introduces, greets or signs as someone: "my name is", "Dear Anna", "Best,\nTom". */
+const SELF_INTRODUCTION =
+  /(?<![\p{L}\p{M}])(?:my name(?:'s| is)|call me|je m'appelle|me llamo|mi nombre es|ich heiße|mein name ist|меня зовут|mi chiamo|jina langu)(?![\p{L}\p{M}])/iu
+/** A greeting before a capitalised word at a line or sentence start, or a sign-off ending its line (case matters). */
+const GREETING_OR_SIGN_OFF =
+  /(?:^|[\n.!?][ \t]*)(?:Dear|Hi|Hello|Hey|Liebe[rs]?|Hallo|Querid[oa]|Estimad[oa]|Cher|Chère|Bonjour|Уважаем\p{L}*|Дорог\p{L}*)[ ,]+\p{Lu}|(?:Regards|Sincerely|Cheers|Thanks|Best|Grüße|Gruß|Saludos|Cordialement|С уважением)[,!]?[ \t]*\n/u
+
+/** Titles before a name: a titled character is named as a person ("Mr. Trent"). */
+const TITLE_BEFORE =
+  /(?<![\p{L}\p{M}])(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|herr|frau|sr|sra|srta|señor|señora|don|doña|mme|mlle|monsieur|madame|signor|signora|sig|господин|госпожа|бабушка|дедушка)\.?[ \t]*$/iu
+
+/** "my sister Jenna", "our neighbour Tom", "I'm Anna", "call Anna at": the writer knows the person. */
+const KNOWN_BEFORE =
+  /(?:(?<![\p{L}\p{M}])(?:my|our|mein\p{L}*|unser\p{L}*|mi|mis|nuestr\p{L}*|mon|ma|mes|notre|мо\p{L}|наш\p{L}*)(?:[ \t]+\p{Ll}[\p{L}\p{M}'-]*){0,2}|(?<![\p{L}\p{M}])(?:i'm|i am|i’m|ich bin|soy|je suis|call|text|email|e-mail|phone|ping|message|ask)|\bcc:?)[ \t]*,?[ \t]*$/iu
+
+/** One capitalised word of letters (a given name alone), not a handle, initial or all-capital acronym. */
+const LONE_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-]+$/u
+
+/**
+ * The detections without the lone given names of an exercise's or a requested story's characters; `found`
+ * itself when the rule does not apply (the common case costs one scan of the findings).
+ */
+export function withoutExerciseCharacters(
+  text: string,
+  found: Detection[],
+  placesArePersonal: boolean,
+): Detection[] {
+  let persons = 0
+  for (const d of found) {
+    if (d.type === 'PERSON') {
+      persons++
+      if (!LONE_NAME.test(text.slice(d.start, d.end))) return found
+    } else if (d.type !== 'ORGANIZATION' && (placesArePersonal || d.type !== 'LOCATION')) return found
+  }
+  if (persons === 0) return found
+  if (!exerciseText(text)) return found
+  if (SELF_INTRODUCTION.test(text) || GREETING_OR_SIGN_OFF.test(text)) return found
+  for (const d of found) {
+    if (d.type !== 'PERSON') continue
+    const before = text.slice(Math.max(0, d.start - 40), d.start)
+    if (TITLE_BEFORE.test(before) || KNOWN_BEFORE.test(before)) return found
+    // An initial after it ("John D."), a line of its own at the end (a signature).
+    const after = text.slice(d.end, d.end + 4)
+    if (/^[ \t]+\p{Lu}\.(?:\s|$)/u.test(after)) return found
+    if (/\n[ \t]*$/.test(before) && /^[ \t]*$/.test(text.slice(d.end))) return found
+  }
+  return found.filter((d) => d.type !== 'PERSON')
+}
+
+/**
+ * A worked problem (a quantity question and a number, or another question or task and three numbers) or
+ * a request for a story or role-play.
+ */
+export function exerciseText(text: string): boolean {
+  if (QUANTITY.test(text) || (text.includes('?') && QUESTION_WORD.test(text)) || TASK_VERB.test(text)) {
+    let numbers = 0
+    NUMBER.lastIndex = 0
+    while (NUMBER.exec(text) !== null) if (++numbers >= TASK_NUMBERS) break
+    if (numbers > 0 && (numbers >= TASK_NUMBERS || QUANTITY.test(text))) return true
+  }
+  return FICTION.test(text) && FICTION_REQUEST.test(text)
+}
