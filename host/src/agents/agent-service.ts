@@ -1,5 +1,4 @@
 import { GovError } from '@gov/core'
-import { LRUCache } from 'lru-cache'
 import type { AdminAudit, AdminChange } from '../audit/admin-entry.js'
 import { generateAgentKey, hashKey, keyPrefix } from '../auth/credentials.js'
 import type { AgentRecord, Store } from '../storage/store.js'
@@ -31,46 +30,118 @@ export function agentView(agent: AgentRecord): AgentView {
  */
 export const CREDENTIAL_CACHE_TTL_MS = 5_000
 
+/** Most keys whose lookup is kept (the oldest kept goes first past it). */
+const MAX_CACHED_KEYS = 10_000
+
+/** A cached key lookup: the agent of the key whose SHA-256 is `hash`. */
+interface CachedAgent {
+  readonly hash: string
+  readonly agent: AgentRecord
+  /** `performance.now()` past which the lookup is read again from the store. */
+  readonly expires: number
+  /** The raw key it was found by, so an invalidation by hash also drops the entry by key. */
+  key: string | undefined
+}
+
 /**
  * Agents and their keys. The key is shown once, at creation or rotation; only
  * its SHA-256 is stored. Lookups by key are cached so the hot path rarely waits
  * on the database (one read per key per 5 s); changes invalidate the cache on every replica.
+ *
+ * The cache is found by the raw key (a `Map` lookup, no SHA-256 per call) and
+ * by its hash (what invalidations name); both lead to one entry, and an
+ * invalidation drops it under both at once, so a deleted or rotated key is
+ * refused from the very next call. The raw-key map compares keys only where
+ * V8's seeded string hashes collide: no timing that tells a caller anything
+ * about another key (the store is still queried by the hash).
  */
 export class AgentService {
-  readonly #byHash: LRUCache<string, AgentRecord>
+  readonly #byHash = new Map<string, CachedAgent>()
+  readonly #byKey = new Map<string, CachedAgent>()
+  readonly #ttlMs: number
+  readonly #maxKeys: number
 
-  /** @param options.cacheTtlMs how long a key lookup is trusted; default {@link CREDENTIAL_CACHE_TTL_MS} */
+  /**
+   * @param options.cacheTtlMs how long a key lookup is trusted; default {@link CREDENTIAL_CACHE_TTL_MS}
+   * @param options.maxKeys most key lookups kept; default {@link MAX_CACHED_KEYS}
+   */
   constructor(
     private readonly store: Store,
     private readonly invalidator: Invalidator,
     private readonly seats: number | undefined,
-    options: { cacheTtlMs?: number } = {},
+    options: { cacheTtlMs?: number; maxKeys?: number } = {},
   ) {
-    this.#byHash = new LRUCache({ max: 10_000, ttl: options.cacheTtlMs ?? CREDENTIAL_CACHE_TTL_MS })
-    invalidator.on('agent', (keyHash) => this.#byHash.delete(keyHash))
-    invalidator.onReset(() => this.#byHash.clear())
+    // 0 keeps its lru-cache meaning: no expiry.
+    this.#ttlMs = options.cacheTtlMs || Number.POSITIVE_INFINITY
+    this.#maxKeys = Math.max(1, options.maxKeys ?? MAX_CACHED_KEYS)
+    invalidator.on('agent', (keyHash) => this.#forget(keyHash))
+    invalidator.onReset(() => {
+      this.#byHash.clear()
+      this.#byKey.clear()
+    })
   }
 
   async byKey(key: string): Promise<AgentRecord | undefined> {
-    const hash = hashKey(key)
-    const cached = this.#byHash.get(hash)
-    if (cached) return cached
-    return this.#load(hash)
+    return this.byKeyNow(key)
   }
 
   /**
    * The agent of a key, without a promise when the lookup is cached (the hot
-   * path); else the same database read as {@link byKey}. The key is hashed once.
+   * path); else the same database read as {@link byKey}. A key seen before is
+   * not hashed again.
    */
   byKeyNow(key: string): AgentRecord | Promise<AgentRecord | undefined> {
+    const now = performance.now()
+    const known = this.#byKey.get(key)
+    if (known !== undefined) {
+      if (now < known.expires) return known.agent
+      this.#drop(known)
+    }
     const hash = hashKey(key)
-    return this.#byHash.get(hash) ?? this.#load(hash)
+    const cached = this.#byHash.get(hash)
+    if (cached !== undefined) {
+      if (now < cached.expires) {
+        this.#link(key, cached)
+        return cached.agent
+      }
+      this.#drop(cached)
+    }
+    return this.#load(key, hash)
   }
 
-  async #load(hash: string): Promise<AgentRecord | undefined> {
+  async #load(key: string, hash: string): Promise<AgentRecord | undefined> {
     const agent = await this.store.getAgentByKeyHash(hash)
-    if (agent) this.#byHash.set(hash, agent)
+    if (agent) {
+      const entry: CachedAgent = { hash, agent, expires: performance.now() + this.#ttlMs, key: undefined }
+      const earlier = this.#byHash.get(hash)
+      if (earlier) this.#drop(earlier)
+      if (this.#byHash.size >= this.#maxKeys) {
+        const oldest = this.#byHash.values().next().value as CachedAgent
+        this.#drop(oldest)
+      }
+      this.#byHash.set(hash, entry)
+      this.#link(key, entry)
+    }
     return agent
+  }
+
+  /** Find `entry` by `key` too (a hash has one key: SHA-256 has no known collisions). */
+  #link(key: string, entry: CachedAgent): void {
+    if (entry.key === key) return
+    if (entry.key !== undefined) this.#byKey.delete(entry.key)
+    entry.key = key
+    this.#byKey.set(key, entry)
+  }
+
+  /** An invalidation: the key of this hash is read from the store on its next call. */
+  #forget(hash: string): void {
+    const entry = this.#byHash.get(hash)
+    if (entry) this.#drop(entry)
+  }
+
+  #drop(entry: CachedAgent): void {
+    if (this.#byHash.get(entry.hash) === entry) this.#byHash.delete(entry.hash)
+    if (entry.key !== undefined && this.#byKey.get(entry.key) === entry) this.#byKey.delete(entry.key)
   }
 
   /**
