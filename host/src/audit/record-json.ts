@@ -145,8 +145,26 @@ function sameOrder(a: readonly string[], b: readonly string[]): boolean {
   return true
 }
 
+/** Strings up to this long are checked in JS for needing no escape (ids, times, hashes); longer ones go to `JSON.stringify`. */
+const PLAIN_MAX = 128
+
+/**
+ * True when `text` is printable ASCII without `"` or `\\`: its JSON is the text
+ * in quotes (what `JSON.stringify` and `canonicalize` write), so no call into
+ * C++ is needed for it. Most strings of a record are such (ids, times, hashes).
+ */
+function isPlain(text: string): boolean {
+  if (text.length > PLAIN_MAX) return false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false
+  }
+  return true
+}
+
 /** A string as `canonicalize` writes it (it refuses lone surrogates). */
 function stringJson(text: string): string | undefined {
+  if (isPlain(text)) return `"${text}"`
   return (text as WellFormed).isWellFormed() ? JSON.stringify(text) : canonicalize(text)
 }
 
@@ -169,7 +187,8 @@ function valueJson(value: unknown, depth: number): string | undefined {
     case 'boolean':
       return value ? 'true' : 'false'
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : canonicalize(value)
+      // A finite number's JSON is its ECMAScript string (RFC 8785 §3.2.2.3): the same text, no call into C++.
+      return Number.isFinite(value) ? String(value) : canonicalize(value)
     case 'object':
       if (value === null) return 'null'
       return objectJson(value, depth)

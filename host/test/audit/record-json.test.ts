@@ -193,6 +193,54 @@ describe('canonicalRecordJson (audit records)', () => {
     )
   })
 
+  it('writes strings and numbers as canonicalize does at the edges of the plain-ASCII path', () => {
+    // Printable ASCII without quote or backslash is written in quotes directly; anything else by JSON.stringify.
+    const strings = [
+      '',
+      ' ',
+      '~',
+      '\u007f',
+      '\u001f',
+      '"',
+      '\\',
+      'a"b',
+      'a\\b',
+      '\t',
+      'é',
+      '\u2028',
+      '\ud83d\ude00',
+      'x'.repeat(128),
+      `${'x'.repeat(127)}"`,
+      'x'.repeat(129),
+      `${'x'.repeat(129)}"`,
+      '2026-11-25T09:00:00.000Z',
+      'f'.repeat(64),
+    ]
+    for (let c = 0; c < 0x100; c++) strings.push(`id-${String.fromCharCode(c)}-x`)
+    const numbers = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      1e21,
+      1e-7,
+      123.456,
+      2 ** 53,
+      -(2 ** 31),
+      5e-324,
+      1.7976931348623157e308,
+    ]
+    for (const text of strings) {
+      const record = { id: text, time: text, detail: { request_sha256: text, model: text } }
+      assert.equal(canonicalRecordJson(record), canonicalize(record), JSON.stringify(text))
+    }
+    for (const n of numbers) {
+      const record = { seq: n, status: n, detail: { duration_ms: n, steps_run: n } }
+      assert.equal(canonicalRecordJson(record), canonicalize(record), String(n))
+    }
+  })
+
   it('tells a known key set from the same keys with one not enumerable', () => {
     const record = callRecord()
     const detail = record.detail as Record<string, unknown>
