@@ -6,6 +6,8 @@
  * kinds of text it has not seen; its offset is then moved so that the default
  * threshold keeps the false-positive rate on those rows under a target.
  */
+
+import { seededRandom } from '@gov/core/testing'
 import { InjectionDetector } from '../src/detector.js'
 import type { Combiner, WeightEncoding } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
@@ -64,7 +66,190 @@ export function trainsChannel(row: Row, channel: Channel, directLearnsToolAttack
  * into a leave-one-source-out fold. Leave-one-source-out direct F1 rose from
  * 0.449 to 0.493 with it (2026-11-24).
  */
-export const TRAIN_FLAGS = { directLearnsToolAttacks: false }
+export const TRAIN_FLAGS: {
+  directLearnsToolAttacks: boolean
+  /**
+   * Trial (train.ts `--stable-groups K --stable-l2 M`): an n-gram feature that occurs in
+   * fewer than K source groups of a model's training rows gets M times the L2 (M =
+   * Infinity: its weight stays 0). Source-specific wording (a dataset's template, its
+   * boilerplate) is what an unseen source lacks. 0: off.
+   */
+  stableGroups: number
+  stableL2: number
+  /**
+   * Trial (train.ts `--group-bags K --bag-share X`): a model is the average of K models,
+   * each trained on a random share X of the source groups with positives and the same
+   * share of the others (the hand-written rows always train). 1: off.
+   */
+  groupBags: number
+  bagShare: number
+  /**
+   * Trial (train.ts `--hard-weight C --hard-mode both|neg|pos`): before a model trains,
+   * its training groups are split in two halves (each with about half of the groups
+   * that hold positives); a model trained on each half scores the other half, and a
+   * row then weighs `1 + C·p` (benign: p the probability it is an attack; attack: 1 − p).
+   * So rows that a model without their source gets wrong count more, chosen without
+   * the left-out group. 0: off.
+   */
+  hardWeight: number
+  hardMode: 'both' | 'neg' | 'pos'
+  /**
+   * Trial (train.ts `--sign-stable M`): the training groups are split in two halves as
+   * for `hardWeight`; a model is trained on each, and an n-gram feature whose weight
+   * has not the same sign in both (or is 0 in one) gets M times the L2 in the model
+   * trained on all of them (M = Infinity: its weight stays 0). 0: off.
+   */
+  signStable: number
+} = {
+  signStable: 0,
+  directLearnsToolAttacks: false,
+  stableGroups: 0,
+  stableL2: 10,
+  groupBags: 1,
+  bagShare: 0.5,
+  hardWeight: 0,
+  hardMode: 'both',
+}
+
+/** Shuffle `names` in place with `random` (Fisher–Yates) and return them. */
+function shuffled(names: string[], random: () => number): string[] {
+  for (let i = names.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[names[i], names[j]] = [names[j], names[i]]
+  }
+  return names
+}
+
+/** Each group's half (0 or 1): the groups with positives alternate, and so do the others, in a seeded order. */
+function groupHalves(all: ReadonlySet<string>, withPositives: ReadonlySet<string>, seed: number) {
+  const random = seededRandom(seed * 7919 + 17)
+  const half = new Map<string, number>()
+  const positives = shuffled([...withPositives].sort(), random)
+  const others = shuffled([...all].filter((g) => !withPositives.has(g)).sort(), random)
+  for (const list of [positives, others]) for (let k = 0; k < list.length; k++) half.set(list[k], k % 2)
+  return half
+}
+
+/** {@link TRAIN_FLAGS}' `signStable`: the L2 multiplier per feature from two models on complementary halves of the groups. */
+function signStableScale(
+  rows: readonly Row[],
+  channel: Channel,
+  examples: readonly Example[][],
+  include: (i: number) => boolean,
+  options: TrainOptions,
+  extra: readonly Example[][],
+  rowWeights: Float64Array | undefined,
+  augmented: AugmentedExamples | undefined,
+  leftOut: string | undefined,
+): Float32Array {
+  const groupsOf = rows.map((row) => sourceGroup(row.source))
+  const withPositives = new Set<string>()
+  const all = new Set<string>()
+  rows.forEach((row, i) => {
+    if (!include(i) || !trainsChannel(row, channel, TRAIN_FLAGS.directLearnsToolAttacks)) return
+    all.add(groupsOf[i])
+    if (row.label === 1) withPositives.add(groupsOf[i])
+  })
+  const half = groupHalves(all, withPositives, options.seed)
+  const [a, b] = [0, 1].map(
+    (side) =>
+      trainOne(
+        rows,
+        channel,
+        examples,
+        (i) => include(i) && half.get(groupsOf[i]) === side,
+        options,
+        extra,
+        rowWeights,
+        augmented,
+        leftOut,
+      ).weights,
+  )
+  const M = TRAIN_FLAGS.signStable
+  return Float32Array.from(a, (wa, f) => (wa * b[f] > 0 ? 1 : M))
+}
+
+/** {@link TRAIN_FLAGS}' `hardWeight`: row weights raised where models without the row's group err. */
+function hardRowWeights(
+  rows: readonly Row[],
+  channel: Channel,
+  examples: readonly Example[][],
+  include: (i: number) => boolean,
+  options: TrainOptions,
+  extra: readonly Example[][],
+  rowWeights: Float64Array | undefined,
+  augmented: AugmentedExamples | undefined,
+  leftOut: string | undefined,
+): Float64Array {
+  const groupsOf = rows.map((row) => sourceGroup(row.source))
+  const trains = (i: number) =>
+    include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
+  const withPositives = new Set<string>()
+  const all = new Set<string>()
+  rows.forEach((row, i) => {
+    if (!trains(i)) return
+    all.add(groupsOf[i])
+    if (row.label === 1) withPositives.add(groupsOf[i])
+  })
+  const half = groupHalves(all, withPositives, options.seed)
+  const weights = Float64Array.from(rows, (_, i) => (rowWeights ? rowWeights[i] : 1))
+  const C = TRAIN_FLAGS.hardWeight
+  for (const side of [0, 1]) {
+    const model = trainOne(
+      rows,
+      channel,
+      examples,
+      (i) => include(i) && half.get(groupsOf[i]) !== side,
+      options,
+      extra,
+      rowWeights,
+      augmented,
+      leftOut,
+    )
+    rows.forEach((row, i) => {
+      if (!trains(i) || half.get(groupsOf[i]) !== side) return
+      const p = 1 / (1 + Math.exp(-rowLogit(model.weights, model.bias, examples[i], options.cues === true)))
+      if (row.label === 0 && TRAIN_FLAGS.hardMode !== 'pos') weights[i] *= 1 + C * p
+      if (row.label === 1 && TRAIN_FLAGS.hardMode !== 'neg') weights[i] *= 1 + C * (1 - p)
+    })
+  }
+  return weights
+}
+
+/**
+ * How many source groups of the training rows each feature occurs in (capped at 255).
+ * `groupOf` gives a row's group, or undefined when the row does not train.
+ */
+export function featureGroupCounts(
+  size: number,
+  parts: readonly { readonly group: string; readonly examples: readonly Example[] }[],
+): Uint8Array {
+  const byGroup = new Map<string, Example[][]>()
+  for (const p of parts) {
+    const list = byGroup.get(p.group)
+    if (list) list.push(p.examples as Example[])
+    else byGroup.set(p.group, [p.examples as Example[]])
+  }
+  const counts = new Uint8Array(size)
+  const stamp = new Int32Array(size).fill(-1)
+  let id = 0
+  for (const lists of byGroup.values()) {
+    for (const exs of lists)
+      for (const ex of exs)
+        for (const f of ex.features) {
+          if (stamp[f] === id) continue
+          stamp[f] = id
+          if (counts[f] < 255) counts[f]++
+        }
+    id++
+  }
+  return counts
+}
+
+/** The L2 multiplier per feature of {@link TRAIN_FLAGS}' `stableGroups` from group counts. */
+export function stableL2Scale(counts: Uint8Array, minGroups: number, multiplier: number): Float32Array {
+  return Float32Array.from(counts, (c) => (c < minGroups ? multiplier : 1))
+}
 
 /**
  * The unit left out when calibrating and in the leave-one-source-out report:
@@ -133,20 +318,110 @@ export function trainChannel(
   augmented?: AugmentedExamples,
   leftOut?: string,
 ): { weights: Float32Array; bias: number } {
+  if (TRAIN_FLAGS.signStable > 0)
+    options = {
+      ...options,
+      l2Scale: signStableScale(
+        rows,
+        channel,
+        examples,
+        include,
+        options,
+        extra,
+        rowWeights,
+        augmented,
+        leftOut,
+      ),
+    }
+  if (TRAIN_FLAGS.hardWeight > 0)
+    rowWeights = hardRowWeights(
+      rows,
+      channel,
+      examples,
+      include,
+      options,
+      extra,
+      rowWeights,
+      augmented,
+      leftOut,
+    )
+  const bags = TRAIN_FLAGS.groupBags
+  if (bags > 1) {
+    // Trial: the average of models trained on random shares of the groups (group bagging).
+    const groupsOf = rows.map((row) => sourceGroup(row.source))
+    const trains = (i: number) =>
+      include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
+    const withPositives = new Set<string>()
+    const all = new Set<string>()
+    rows.forEach((row, i) => {
+      if (!trains(i)) return
+      all.add(groupsOf[i])
+      if (row.label === 1) withPositives.add(groupsOf[i])
+    })
+    const pick = (names: string[], random: () => number) =>
+      shuffled(names, random).slice(0, Math.max(1, Math.round(names.length * TRAIN_FLAGS.bagShare)))
+    const weights = new Float32Array(1 << options.bits)
+    let bias = 0
+    for (let b = 0; b < bags; b++) {
+      const random = seededRandom(options.seed * 1000 + b + 1)
+      const chosen = new Set([
+        ...pick([...withPositives].sort(), random),
+        ...pick([...all].filter((g) => !withPositives.has(g)).sort(), random),
+      ])
+      const model = trainOne(
+        rows,
+        channel,
+        examples,
+        (i) => include(i) && chosen.has(groupsOf[i]),
+        options,
+        extra,
+        rowWeights,
+        augmented,
+        leftOut,
+      )
+      for (let f = 0; f < weights.length; f++) weights[f] += model.weights[f] / bags
+      bias += model.bias / bags
+    }
+    return { weights, bias }
+  }
+  return trainOne(rows, channel, examples, include, options, extra, rowWeights, augmented, leftOut)
+}
+
+function trainOne(
+  rows: readonly Row[],
+  channel: Channel,
+  examples: readonly Example[][],
+  include: (i: number) => boolean,
+  options: TrainOptions,
+  extra: readonly Example[][],
+  rowWeights: Float64Array | undefined,
+  augmented: AugmentedExamples | undefined,
+  leftOut: string | undefined,
+): { weights: Float32Array; bias: number } {
   const train: Example[] = []
-  for (const e of extra) train.push(...e)
+  const parts: { group: string; examples: readonly Example[] }[] = []
+  for (const e of extra) {
+    train.push(...e)
+    parts.push({ group: 'extra-rows', examples: e })
+  }
   if (augmented && channel === 'tool') {
     augmented.examples.forEach((exs, i) => {
       if (leftOut !== undefined && augmented.groups[i].includes(leftOut)) return
       const w = augmented.weights[i]
       for (const ex of exs) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
+      parts.push({ group: 'augmented', examples: exs })
     })
   }
   rows.forEach((row, i) => {
     if (!include(i) || !trainsChannel(row, channel, TRAIN_FLAGS.directLearnsToolAttacks)) return
     const w = rowWeights ? rowWeights[i] : 1
     for (const ex of examples[i]) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
+    parts.push({ group: sourceGroup(row.source), examples: examples[i] })
   })
+  if (TRAIN_FLAGS.stableGroups > 0) {
+    const counts = featureGroupCounts(1 << options.bits, parts)
+    options = { ...options, l2Scale: stableL2Scale(counts, TRAIN_FLAGS.stableGroups, TRAIN_FLAGS.stableL2) }
+  }
   return trainLogistic(train, options)
 }
 

@@ -39,6 +39,12 @@ export interface TrainOptions {
   readonly cues?: boolean
   /** L2 of the cue features' weights (train.ts `--l2-cues`, a trial); absent: `l2`. */
   readonly l2Cues?: number
+  /**
+   * A multiplier of `l2` per n-gram feature (train.ts `--stable-groups`, a trial): more
+   * L2 for features that occur in few source groups; `Infinity` keeps a weight at 0.
+   * Absent: 1 for every feature. Cue features keep `l2Cues`.
+   */
+  readonly l2Scale?: Float32Array
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -103,6 +109,7 @@ export function trainLogistic(
   const random = seededRandom(options.seed)
   const order = examples.map((_, i) => i)
   const l2Cues = options.l2Cues ?? options.l2
+  const l2Scale = options.l2Scale
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1))
@@ -121,7 +128,9 @@ export function trainLogistic(
       const g = (p - ex.label) * ex.weight * (ex.label === 1 ? options.positiveWeight : 1)
       for (let k = 0; k < n; k++) {
         const f = ex.features[k]
-        const grad = g * norm + options.l2 * weights[f]
+        const scale = l2Scale ? l2Scale[f] : 1
+        if (scale === Number.POSITIVE_INFINITY) continue
+        const grad = g * norm + options.l2 * scale * weights[f]
         squared[f] += grad * grad
         weights[f] -= (options.learningRate * grad) / (Math.sqrt(squared[f]) + 1e-8)
       }

@@ -295,6 +295,30 @@ function main(): void {
     cues: cues.includes(channel),
   })
   TRAIN_FLAGS.directLearnsToolAttacks = !process.argv.includes('--direct-only')
+  // Trials (README, Quality, 0.5.7): source-diversity L2 and group bagging; off by default.
+  const flag = (name: string) =>
+    process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined
+  TRAIN_FLAGS.stableGroups = flag('--stable-groups') ?? TRAIN_FLAGS.stableGroups
+  TRAIN_FLAGS.stableL2 = flag('--stable-l2') ?? TRAIN_FLAGS.stableL2
+  TRAIN_FLAGS.groupBags = flag('--group-bags') ?? TRAIN_FLAGS.groupBags
+  TRAIN_FLAGS.bagShare = flag('--bag-share') ?? TRAIN_FLAGS.bagShare
+  TRAIN_FLAGS.hardWeight = flag('--hard-weight') ?? TRAIN_FLAGS.hardWeight
+  TRAIN_FLAGS.signStable = flag('--sign-stable') ?? TRAIN_FLAGS.signStable
+  if (process.argv.includes('--hard-mode')) {
+    const mode = process.argv[process.argv.indexOf('--hard-mode') + 1]
+    if (mode !== 'both' && mode !== 'neg' && mode !== 'pos')
+      throw new Error(`--hard-mode takes both, neg or pos, not ${mode}`)
+    TRAIN_FLAGS.hardMode = mode
+  }
+  if (
+    TRAIN_FLAGS.stableGroups > 0 ||
+    TRAIN_FLAGS.groupBags > 1 ||
+    TRAIN_FLAGS.hardWeight > 0 ||
+    TRAIN_FLAGS.signStable > 0
+  )
+    console.log(
+      `trial: stable groups ${TRAIN_FLAGS.stableGroups} (L2 ×${TRAIN_FLAGS.stableL2}), group bags ${TRAIN_FLAGS.groupBags} (share ${TRAIN_FLAGS.bagShare}), hard weight ${TRAIN_FLAGS.hardWeight} (${TRAIN_FLAGS.hardMode}), sign-stable L2 ×${TRAIN_FLAGS.signStable}`,
+    )
   const started = Date.now()
   // The hand-written benign persona prompts join the training part as a source
   // group of their own (left out, calibrated and reported like the others). On
