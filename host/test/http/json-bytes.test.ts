@@ -72,6 +72,28 @@ describe('JSON key counts', () => {
     }
   })
 
+  it('counts keys after strings with escapes anywhere, short and long (the inline scan and indexOf)', () => {
+    // Raw characters; JSON.stringify writes them escaped (\", \\, \u0001) or as they are (:).
+    const specials = ['"', '\\', '\\"', '\u0001', ':', '\\\\"', '"\\']
+    for (let length = 0; length <= 120; length++) {
+      for (const special of specials) {
+        for (const at of [0, Math.max(0, length - 3), Math.max(0, length - 1), length]) {
+          const text = `${'x'.repeat(at)}${special}${'y'.repeat(Math.max(0, length - at))}`
+          const value = { [text]: text, k: [text, { [text]: 1, z: text }], last: 'x' }
+          for (const json of [JSON.stringify(value), spaced(value)]) {
+            const bytes = Buffer.from(json)
+            assert.equal(jsonKeysIn(bytes, 64), 5, json)
+          }
+        }
+      }
+    }
+    // Unterminated strings end at the buffer's end, however long.
+    for (const length of [0, 1, 47, 48, 49, 50, 200]) {
+      assert.equal(jsonKeysIn(Buffer.from(`{"a":1,"${'x'.repeat(length)}`), 64), 1)
+      assert.equal(jsonKeysIn(Buffer.from(`{"a":1,"${'x'.repeat(length)}\\`), 64), 1)
+    }
+  })
+
   it('a repeated key anywhere makes the bytes differ from the value', () => {
     for (const text of [
       '{"model":"a","model":"b"}',
