@@ -57,6 +57,12 @@ const KNOWN_BEFORE =
 
 /** One capitalised word of letters (a given name alone), not a handle, initial or all-capital acronym. */
 const LONE_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-]+$/u
+/**
+ * Lone names the tagger joined by a conjunction ("Steve y Tim", "Naomi y Brianna") or to a lower-case word after
+ * them ("Melanie le"): no full name (particles such as "van der" stand inside a name, not between two or at its end).
+ */
+const JOINED_NAMES =
+  /^\p{Lu}[\p{Ll}\p{M}'’-]+(?: (?:y|e|et|and|und|и|na|o|ou|or|oder) \p{Lu}[\p{Ll}\p{M}'’-]+| \p{Ll}+)$/u
 
 /**
  * The detections without the lone given names of an exercise's or a requested story's characters; `found`
@@ -71,7 +77,8 @@ export function withoutExerciseCharacters(
   for (const d of found) {
     if (d.type === 'PERSON') {
       persons++
-      if (!LONE_NAME.test(text.slice(d.start, d.end))) return found
+      const value = text.slice(d.start, d.end)
+      if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value)) return found
     } else if (d.type !== 'ORGANIZATION' && (placesArePersonal || d.type !== 'LOCATION')) return found
   }
   if (persons === 0) return found

@@ -149,7 +149,8 @@ describe('things, works, terms and labels named like people or firms', () => {
 
   it('still finds the people next to those words', () => {
     const cases: [string, string[]][] = [
-      ['It is a famous John Wyndham novel.', ['PERSON:John Wyndham']],
+      // "a famous John Wyndham novel" names a famous author, left alone since 0.6.5 (test/personas-titles.test.ts).
+      ['It is a John Wyndham novel.', ['PERSON:John Wyndham']],
       ['Emma Stone and Jude Law starred in it.', ['PERSON:Emma Stone', 'PERSON:Jude Law']],
       ['At 6pm, a wrap from day one of the Luke Batty inquest.', ['PERSON:Luke Batty']],
       // Since 0.6.0 a persona ("Imagine you are Leonardo da Vinci …") is no personal data: public-figures.test.ts.

@@ -206,6 +206,11 @@ const THING_HEADS_FIRST = new Set([
   'monte',
   'isla',
   'isola',
+  // Russian events (0.6.5): "Чемпионат Экстракласса", "Кубок Англии".
+  'чемпионат',
+  'кубок',
+  'турнир',
+  'олимпиада',
   // English names that put the kind of place first (0.6.4): "Mount Everest", "Planet Zogar", "Kingdom B".
   ...ENGLISH_HEADS_FIRST,
 ])
@@ -322,7 +327,41 @@ function authorName(
  * Leonardo da Vinci", "Imagine you are Marie Curie". A character, not the personal data of whoever writes.
  */
 const PERSONA =
-  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:you are|you're|imagine (?:that )?you are|role-?play as|act as|pretend (?:to be|you are)|assume the (?:role|persona) of|take on the (?:role|persona) of|play the role of|you will play)\s+$/i
+  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:you are|you're|you’re|imagine (?:that )?you(?: are|'re|’re)|role[- ]?play(?:ing)?(?: as)?|act as|pretend (?:to be|you are)|assume the (?:role|persona) of|take on the (?:role|persona) of|play the role of|you will play)\s+$/i
+
+/**
+ * A persona described before its name (0.6.5): "You are the famed poet, William Shakespeare", "Assume you are
+ * astronaut Neil Armstrong", "You are roleplaying as Neil Armstrong", "Imagine you are a historical figure like
+ * Leonardo da Vinci". Up to four lower-case words between the request and the name, none a preposition or a verb
+ * of serving ("You are the assistant of Elon Musk", "You are helping Mark Jensen" keep the name); a multi-word name
+ * only. Case matters, so the words between are written in lower case.
+ */
+const PERSONA_DESCRIBED =
+  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:[Yy]ou are|[Yy]ou're|[Ii]magine (?:that )?you(?: are|'re|’re)|[Aa]ssume you are|[Rr]ole-?play(?:ing)? as|[Rr]ole play as|[Aa]ct as|[Pp]retend (?:to be|you are)|[Tt]ake on the (?:role|persona) of|[Pp]lay(?:ing)? the role of|[Yy]ou will play)\s+(?:(?:the|a|an)\s+)?(?:(?!(?:for|of|to|with|from|by|at|in|on|and|or|but|who|that|which|whose|named|called|helping|assisting|working|talking|speaking|chatting|writing|married|related|serving|supporting)[\s,])[\p{Ll}-]+,?\s+){1,4}(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+/**
+ * A famous name (0.6.5): "the famous inventor Nikola Tesla", "a famous John Wyndham novel", "historical figures
+ * like Abraham Lincoln"; a multi-word name only.
+ */
+const FAMOUS_BEFORE =
+  /(?:\b(?:[Ff]amous|[Ff]amed|[Rr]enowned|[Ll]egendary|[Cc]elebrated|[Ii]conic|[Hh]istorical|[Ww]orld-renowned|[Ww]ell-known)\s+(?:[\p{Ll}-]+\s+){0,2}|\b(?:figures?|celebrities|icons?|characters?)\s+(?:like|such as)\s+)(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+/** A fictional character named so: "the iconic character Tony Montana", "Shakespeare's character, Hamlet". */
+const CHARACTER_BEFORE =
+  /\b(?:[Cc]haracters?|[Pp]ersonajes?|[Pp]ersonnages?|[Ff]igur)(?:,|\s+named|\s+called)?\s+$/u
+/** "As X, how would you …", "As the renowned explorer Amelia Earhart, …": a sentence opened by "As" and the persona. */
+const AS_PERSONA =
+  /(?:^|[.!?:\n]\s*)[\s"'“*#>-]*As\s+(?:(?:the|a|an)\s+)?(?:[\p{Ll}-]+\s+){0,3}(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+/** What follows ", " after an "As" persona: a request to the assistant ("how would you", "explain", "provide"). */
+const AS_REQUEST =
+  /^(?:'s\s+\p{L}+)?,\s+(?:how|what|why|would|could|can|do|please|you|your|explain|describe|write|provide|give|tell|share|advise|offer|respond|reply|answer|compose|discuss|reflect|convince|persuade|create|imagine|narrate|recount|express)\b/u
+
+/** A persona the assistant is asked to play or a famous name, by the words before (and for "As", after) it. */
+function persona(text: string, first: Token, last: Token, multi: boolean): boolean {
+  const before = text.slice(Math.max(0, first.start - 80), first.start)
+  if (PERSONA.test(before.slice(-40)) || CHARACTER_BEFORE.test(before)) return true
+  if (!multi) return false
+  if (PERSONA_DESCRIBED.test(before) || FAMOUS_BEFORE.test(before)) return true
+  return AS_PERSONA.test(before) && AS_REQUEST.test(text.slice(last.end, last.end + 40))
+}
 
 type Flags = (t: Token) => number
 type KeyFlags = (key: string) => number
@@ -630,6 +669,11 @@ const KNOWN_FOR = new Set([
   'style',
   'biography',
   'autobiography',
+  // 0.6.5: "the assassination of Archduke Franz Ferdinand", "Mark Twain's characters".
+  'assassination',
+  'coronation',
+  'abdication',
+  'characters',
 ])
 
 /** First words of a request or question: the sentence asks about its topic. */
@@ -745,7 +789,7 @@ function topicOfQuestion(
       tokens[from - 2].key === 'who' &&
       /^\s*\?/.test(text.slice(last.end, last.end + 4))
   }
-  if (!cue) return PERSONA.test(text.slice(Math.max(0, first.start - 40), first.start))
+  if (!cue) return persona(text, first, last, from < to)
   const sentence = sentenceAround(text, units, first.start, last.end)
   if (units[sentence.to] === 63) return true
   if (!sentence.opened) return false
@@ -773,6 +817,9 @@ function judge(
 
   // The topic of a knowledge question: "Who was Albert Einstein?", "paintings by Van Gogh".
   if (person && topicOfQuestion(text, units, tokens, from, to)) return 'topic'
+
+  // Titles, interjections and kinds of people (0.6.5).
+  if (titleOrInterjection(text, units, tokens, from, to, person, flagsOf)) return 'drop'
 
   // A title in quotes: after a work noun ("the book 'Chrono Divergence'"), or a quoted title-case phrase.
   if (!(lastFlags & ORG_SUFFIX) && quotedTitle(text, units, d, person)) return 'drop'
@@ -862,6 +909,72 @@ function judge(
     return 'trim'
   return 'keep'
 }
+
+/**
+ * Names that are no person's (0.6.5): a name opened by a capitalised "The" inside a sentence is a title of a work,
+ * ship or band ("the legendary ship, The Black Pearl", "… exercise on The Great Gatsby"); a doubled word is an
+ * interjection ("Ha-ha"); a lone word ending like a demonym ("-ian", "-ese", …) after "a"/"an" (and at most one
+ * lower-case word) is a kind of people ("an upset Martian", "a Martian linguist"): a name takes no indefinite article; two things or events joined by "and" ("WTA
+ * Championships and Australian"); in Turkish text a compound of a noun with the suffix -(s)I ("Norman Kalesi'nin",
+ * "Sakson Bahçesi": castle, garden of).
+ */
+function titleOrInterjection(
+  text: string,
+  units: Uint16Array,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  person: boolean,
+  flagsOf: Flags,
+): boolean {
+  const first = tokens[from]
+  if (
+    from < to &&
+    !first.sentenceStart &&
+    text.startsWith('The', first.start) &&
+    first.end - first.start === 3 &&
+    !(flagsOf(tokens[to]) & ORG_SUFFIX) &&
+    !SELF_NAMED.test(text.slice(Math.max(0, first.start - 30), first.start))
+  )
+    return true
+  if (/^(\p{L}+)-\1$/iu.test(text.slice(first.start, tokens[to].end))) return true
+  for (let k = from; k < to; k++)
+    if (THING_HEADS.has(tokens[k].key) && tokens[k + 1].key === 'and' && !tokens[k + 1].cap) return true
+  if (!person) return false
+  if (from === to && !first.possessive && from > 0) {
+    let k = from - 1
+    if (!tokens[k].cap && !ARTICLES_A.has(tokens[k].key) && k > 0 && tokens[k].end + 1 === first.start) k--
+    if (
+      ARTICLES_A.has(tokens[k].key) &&
+      !tokens[k].cap &&
+      /^\s+$/.test(text.slice(tokens[k].end, tokens[k + 1].start))
+    )
+      return DEMONYM.test(first.key) && !(flagsOf(first) & (FIRST | LAST))
+  }
+  // A Turkish compound "Norman Kalesi", "Sakson Bahçesi Lehçe'de": a later word whose stem ends in -sI.
+  for (let k = from + 1; k <= to; k++) {
+    const stem = text.slice(tokens[k].start, tokens[k].end).split(/['’]/u)[0]
+    if (stem.length > 4 && /\p{Ll}s[ıiuü]$/u.test(stem))
+      return turkishSuffix(text, tokens, from, to) || untrainedLanguage(text, units, tokens) === 'tr'
+  }
+  return false
+}
+/** A Turkish case suffix after an apostrophe on a word of the span: "Kalesi'nin", "Lehçe'de". */
+function turkishSuffix(text: string, tokens: readonly Token[], from: number, to: number): boolean {
+  const span = text.slice(tokens[from].start, tokens[to].end + 6)
+  return /\p{L}['’](?:n[ıiuü]n|[dt][ae]n?|y?[ae]|y?[ıiuü]|[ıiuü]n|l[ae]r\p{Ll}*)(?![\p{L}])/u.test(span)
+}
+/**
+ * Endings of words for kinds of people and beings ("Martian", "Venusian", "Londoner" is left: "-er" ends surnames
+ * too). Only these after "a"/"an": Slovak and Czech write "a" for "and" before names, and English "a Langejans
+ * guitar" puts a surname before a noun.
+ */
+const DEMONYM = /(?:ian|ean|ese|ish|ite|ling|oid)$/
+/** A self-introduction or naming before a name: "jeg hedder The Fabulous Russella" is a person's stage name. */
+const SELF_NAMED =
+  /(?:name is|name's|I'm|I am|hedder|heter|heiße|heet|called|named|me llamo|je m'appelle|mi chiamo|jmenuji se|volám sa)\s+$/i
+/** Indefinite articles: a name takes none ("an upset Martian"). */
+const ARTICLES_A = new Set(['a', 'an'])
 
 /** English days of the week, singular and plural ("Fridays" was read as an organisation). */
 const WEEKDAYS = new Set(
