@@ -45,20 +45,21 @@ interface SameSecond {
 
 /**
  * Every claim of a grant's token that varies between calls, and the key's
- * `kid`, as one exact text: JSON keeps strings apart whatever they contain, and
- * an absent session (`null`) apart from any session id.
+ * `kid`, as one exact text: each string is written after its length (so no
+ * content can run into the next field), each list after its size, an absent
+ * session as `-` (a present one starts with a digit). Two grants get the same
+ * text only when every one of these claims is the same. Built by
+ * concatenation: `JSON.stringify` of the same fields cost a call into C++ per call.
  */
 function reuseKeyOf(kid: string, grant: CapabilityGrant): string {
-  return JSON.stringify([
-    kid,
-    grant.agentId,
-    grant.sessionId ?? null,
-    grant.pipeline,
-    grant.pipelineVersion,
-    grant.classification,
-    grant.tools,
-    grant.labels,
-  ])
+  const session = grant.sessionId
+  let key = `${kid.length}:${kid}${grant.agentId.length}:${grant.agentId}${
+    session === undefined ? '-' : `${session.length}:${session}`
+  }${grant.pipeline.length}:${grant.pipeline}${grant.pipelineVersion};${grant.classification};${grant.tools.length}`
+  for (const tool of grant.tools) key += `:${tool.length}:${tool}`
+  key += `;${grant.labels.length}`
+  for (const label of grant.labels) key += `:${label.length}:${label}`
+  return key
 }
 
 /** Per signing key: its node:crypto KeyObject and the encoded header of its capability tokens. */

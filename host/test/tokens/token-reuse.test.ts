@@ -65,6 +65,17 @@ describe('capability token reuse within one second (GOV_TOKEN_REUSE=same-second)
       sampleGrant({ labels: ['pii'] }),
       // Strings that would collide if the parts were only joined with a separator.
       sampleGrant({ agentId: 'agent-1","sess-42' }),
+      // Strings that would collide if lengths, counts or an absent session were written ambiguously.
+      sampleGrant({ agentId: 'agent-17:sess-42', sessionId: undefined }),
+      sampleGrant({ sessionId: '-' }),
+      sampleGrant({ sessionId: '' }),
+      sampleGrant({ pipeline: 'support3', pipelineVersion: 3 }),
+      sampleGrant({ pipeline: 'suppor', pipelineVersion: 33 }),
+      sampleGrant({ tools: ['search:11:send_email'] }),
+      sampleGrant({ tools: ['search', 'send_email', ''] }),
+      sampleGrant({ tools: [], labels: ['search', 'send_email'] }),
+      sampleGrant({ labels: ['pii;0'] }),
+      sampleGrant({ labels: ['pii', ''] }),
     ]
     const minted = await Promise.all(variants.map((grant) => tokens.mint(grant)))
     assert.equal(new Set(minted.map((m) => m.token)).size, variants.length, 'one token per distinct grant')
