@@ -5,7 +5,8 @@ import type { Detection } from './pii-types.js'
  * names of a worked quantity problem ("John buys 3 boxes of burritos … How many …", "Jan hat dreimal so viele
  * Haustiere wie Marcia …", "¿Cuántos años tiene Seth?", "У Чарли в три раза больше друзей … Сколько …") or of a
  * request for a story, dialogue or role-play that introduces them ("a dialogue between two characters, Alex
- * and Jamie", "a story about a girl named Lily").
+ * and Jamie", "a story about a girl named Lily"), or the sample data of a programming exercise ("Write a Python
+ * script that reads a CSV file … Alice,30").
  *
  * Only when nothing else in the text is personal data and nothing says a real person is meant: every
  * PERSON finding of the text is one capitalised word (no surname, no handle, no title or initial beside it);
@@ -17,14 +18,14 @@ import type { Detection } from './pii-types.js'
 
 /** A question for a quantity, in the languages of the benign prompts (MGSM's among them). */
 const QUANTITY =
-  /(?<![\p{L}\p{M}])(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])|いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/iu
+  /(?<![\p{L}\p{M}])(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|\p{Ll}{0,3}ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])|いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/iu
 
 /** A question for some other value ("What is the width …?", "Quel montant …?"); only in a text with a "?". */
 const QUESTION_WORD =
   /(?<![\p{L}\p{M}])(?:what(?:'s)?|which|quel(?:le)?s?|welche[rsnm]?|qué|cuál(?:es)?|что|какой|какова|каков|какое|какую|qual(?:e|i)?|nini|gani)(?![\p{L}\p{M}])/iu
 /** A task to work a value out, opening a sentence: "Calcule la cantidad …", "Find the …". */
 const TASK_VERB =
-  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|hesabu|tafuta)(?![\p{L}\p{M}])/iu
+  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|piga hesabu|hesabu|tafuta)(?![\p{L}\p{M}])/iu
 /** A task needs this many numbers to be a worked problem ("Meeting at 3pm about Q3": two). */
 const TASK_NUMBERS = 3
 
@@ -39,6 +40,10 @@ const FICTION =
 /** The request that makes the text a piece of fiction to write or play, not a report of real events. */
 const FICTION_REQUEST =
   /(?<![\p{L}\p{M}])(?:write|create|compose|generate|craft|invent|imagine|let'?s|tell me|narrate|describe|pretend|you are|you're|named|called|schreib\p{L}*|erstell\p{L}*|erfinde|escrib\p{L}*|crea|inventa|imagina|écri\p{L}*|cré\p{L}*|imagine[zr]?|напиши\p{L}*|придума\p{L}*|представь\p{L}*|scrivi|inventa|immagina)(?![\p{L}\p{M}])/iu
+
+/** A programming exercise: "Write a Python script that reads a CSV file …" (its sample data names no one real). */
+const CODE_EXERCISE =
+  /(?<![\p{L}\p{M}])(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do I|can I))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex)(?![\p{L}\p{M}])/iu
 
 /** The writer introduces, greets or signs as someone: "my name is", "Dear Anna", "Best,\nTom". */
 const SELF_INTRODUCTION =
@@ -98,7 +103,7 @@ export function withoutExerciseCharacters(
 
 /**
  * A worked problem (a quantity question and a number, or another question or task and three numbers) or
- * a request for a story or role-play.
+ * a request for a story or role-play, or a programming exercise.
  */
 export function exerciseText(text: string): boolean {
   if (QUANTITY.test(text) || (text.includes('?') && QUESTION_WORD.test(text)) || TASK_VERB.test(text)) {
@@ -107,5 +112,5 @@ export function exerciseText(text: string): boolean {
     while (NUMBER.exec(text) !== null) if (++numbers >= TASK_NUMBERS) break
     if (numbers > 0 && (numbers >= TASK_NUMBERS || QUANTITY.test(text))) return true
   }
-  return FICTION.test(text) && FICTION_REQUEST.test(text)
+  return (FICTION.test(text) && FICTION_REQUEST.test(text)) || CODE_EXERCISE.test(text)
 }

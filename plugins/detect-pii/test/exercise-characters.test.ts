@@ -45,6 +45,12 @@ const STORIES = [
   'Напиши рассказ о девочке по имени Маша, которая нашла котёнка.',
 ]
 
+/** Programming exercises with sample data (0.6.5). */
+const CODE_EXERCISES = [
+  'Write a Python script that reads a CSV file and prints the average age.\n\nname,age\nAlice,30\nBob,25',
+  'Create a JavaScript function that filters users older than 30.\n\n[{"name": "Sarah", "age": 45}]',
+]
+
 /** Real messages with digits, or exercises that also carry personal data or a cue of a real person: still masked. */
 const STILL_MASKED: [string, string][] = [
   ['Meeting with Sarah at 3pm tomorrow about the Q3 numbers', 'Sarah'],
@@ -59,6 +65,7 @@ const STILL_MASKED: [string, string][] = [
   ['Call Sarah at 555-0199 about the 3 boxes. How many boxes are left?', 'Sarah'],
   ['Wie viele Stunden hat Jonas Müller am 3. Mai gearbeitet? Er hat 8 Stunden gearbeitet.', 'Jonas Müller'],
   ['Hola, me llamo Lucía y tengo 3 perros. ¿Cuántas patas tienen?', 'Lucía'],
+  ['Write a script that emails the report.\n\nname,email\nAlice,alice@example.com', 'Alice'],
 ]
 
 describe('characters of exercises and requested stories are no personal data (0.6.5)', () => {
@@ -79,6 +86,10 @@ describe('characters of exercises and requested stories are no personal data (0.
 
   it('leaves the characters of a requested story, dialogue or role-play unmasked', () => {
     for (const text of STORIES) assert.deepEqual(persons(text), [], text)
+  })
+
+  it('leaves the sample data of a programming exercise unmasked', () => {
+    for (const text of CODE_EXERCISES) assert.deepEqual(persons(text), [], text)
   })
 
   it('still masks names in real messages with digits and in exercises with other personal data or cues', () => {

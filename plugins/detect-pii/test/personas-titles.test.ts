@@ -28,6 +28,10 @@ describe('famous personas and topics, titles and words that are no names (0.6.5)
       'What motivated the assassination of Archduke Franz Ferdinand?',
       'It is a famous John Wyndham novel.',
       'Imagine you are a historical figure like Leonardo da Vinci.',
+      "As Shakespeare's Juliet, provide advice to a young girl.",
+      'Imagine being a historical figure, George Washington, and describe the state of the union.',
+      'Take on the role of Mary Shelley, the author of Frankenstein, and discuss the character of Dr. Frankenstein.',
+      'Fix the code: std::string name = "John Doe";',
     ])
       assert.deepEqual(found(text), [], text)
   })
@@ -40,6 +44,7 @@ describe('famous personas and topics, titles and words that are no names (0.6.5)
       ['You are a support agent for Anna Berg.', 'Anna Berg'],
       ['The roleplay Anna Berg organised was fun.', 'Anna Berg'],
       ['As Anna Berg, I approve the budget.', 'Anna Berg'],
+      ['Mark Jensen is the author of the report.', 'Mark Jensen'],
     ])
       assert.ok(found(text).includes(`PERSON:${name}`), `${text}: ${found(text)}`)
   })

@@ -337,7 +337,7 @@ const PERSONA =
  * only. Case matters, so the words between are written in lower case.
  */
 const PERSONA_DESCRIBED =
-  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:[Yy]ou are|[Yy]ou're|[Ii]magine (?:that )?you(?: are|'re|’re)|[Aa]ssume you are|[Rr]ole-?play(?:ing)? as|[Rr]ole play as|[Aa]ct as|[Pp]retend (?:to be|you are)|[Tt]ake on the (?:role|persona) of|[Pp]lay(?:ing)? the role of|[Yy]ou will play)\s+(?:(?:the|a|an)\s+)?(?:(?!(?:for|of|to|with|from|by|at|in|on|and|or|but|who|that|which|whose|named|called|helping|assisting|working|talking|speaking|chatting|writing|married|related|serving|supporting)[\s,])[\p{Ll}-]+,?\s+){1,4}(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:[Yy]ou are|[Yy]ou're|[Ii]magine (?:that )?you(?: are|'re|’re)|[Ii]magine being|[Aa]ssume you are|[Rr]ole-?play(?:ing)? as|[Rr]ole play as|[Aa]ct as|[Pp]retend (?:to be|you are)|[Tt]ake on the (?:role|persona) of|[Pp]lay(?:ing)? the role of|[Yy]ou will play)\s+(?:(?:the|a|an)\s+)?(?:(?!(?:for|of|to|with|from|by|at|in|on|and|or|but|who|that|which|whose|named|called|helping|assisting|working|talking|speaking|chatting|writing|married|related|serving|supporting)[\s,])[\p{Ll}-]+,?\s+){1,4}(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
 /**
  * A famous name (0.6.5): "the famous inventor Nikola Tesla", "a famous John Wyndham novel", "historical figures
  * like Abraham Lincoln"; a multi-word name only.
@@ -349,7 +349,7 @@ const CHARACTER_BEFORE =
   /\b(?:[Cc]haracters?|[Pp]ersonajes?|[Pp]ersonnages?|[Ff]igur)(?:,|\s+named|\s+called)?\s+$/u
 /** "As X, how would you …", "As the renowned explorer Amelia Earhart, …": a sentence opened by "As" and the persona. */
 const AS_PERSONA =
-  /(?:^|[.!?:\n]\s*)[\s"'“*#>-]*As\s+(?:(?:the|a|an)\s+)?(?:[\p{Ll}-]+\s+){0,3}(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+  /(?:^|[.!?:\n]\s*)[\s"'“*#>-]*As\s+(?:(?:the|a|an)\s+)?(?:[\p{Ll}-]+\s+){0,3}(?:\p{Lu}[\p{L}-]*['’]s\s+(?:character,?\s+)?)?(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
 /** What follows ", " after an "As" persona: a request to the assistant ("how would you", "explain", "provide"). */
 const AS_REQUEST =
   /^(?:'s\s+\p{L}+)?,\s+(?:how|what|why|would|could|can|do|please|you|your|explain|describe|write|provide|give|tell|share|advise|offer|respond|reply|answer|compose|discuss|reflect|convince|persuade|create|imagine|narrate|recount|express)\b/u
@@ -358,9 +358,12 @@ const AS_REQUEST =
 function persona(text: string, first: Token, last: Token, multi: boolean): boolean {
   const before = text.slice(Math.max(0, first.start - 80), first.start)
   if (PERSONA.test(before.slice(-40)) || CHARACTER_BEFORE.test(before)) return true
+  // "As Shakespeare's Juliet, provide …": a single name as a persona when an author's possessive is on either side.
+  if ((multi || last.possessive || /['’]s\s+(?:character,?\s+)?$/u.test(before)) && AS_PERSONA.test(before))
+    if (AS_REQUEST.test(text.slice(last.end, last.end + 40))) return true
   if (!multi) return false
   if (PERSONA_DESCRIBED.test(before) || FAMOUS_BEFORE.test(before)) return true
-  return AS_PERSONA.test(before) && AS_REQUEST.test(text.slice(last.end, last.end + 40))
+  return false
 }
 
 type Flags = (t: Token) => number
@@ -820,6 +823,10 @@ function judge(
 
   // Titles, interjections and kinds of people (0.6.5).
   if (titleOrInterjection(text, units, tokens, from, to, person, flagsOf)) return 'drop'
+  // "the author of Frankenstein", "the character of Dr. Frankenstein": a work or a character, not a person.
+  if (person && WORK_OF.test(text.slice(Math.max(0, first.start - 30), first.start))) return 'drop'
+  // "John Doe", "Jane Doe": the placeholder of an unknown or made-up person.
+  if (person && !single && last.key === 'doe' && flagsOf(first) & FIRST) return 'drop'
 
   // A title in quotes: after a work noun ("the book 'Chrono Divergence'"), or a quoted title-case phrase.
   if (!(lastFlags & ORG_SUFFIX) && quotedTitle(text, units, d, person)) return 'drop'
@@ -970,6 +977,9 @@ function turkishSuffix(text: string, tokens: readonly Token[], from: number, to:
  * guitar" puts a surname before a noun.
  */
 const DEMONYM = /(?:ian|ean|ese|ish|ite|ling|oid)$/
+/** "the author of Frankenstein", "the creator of Sherlock Holmes", "the character of Dr. Frankenstein". */
+const WORK_OF =
+  /\b(?:author|creator|writer|composer|director|characters?) of\s+(?:(?:the|Dr|Mr|Mrs|Ms|Sir|Captain)\.?\s+)?$/
 /** A self-introduction or naming before a name: "jeg hedder The Fabulous Russella" is a person's stage name. */
 const SELF_NAMED =
   /(?:name is|name's|I'm|I am|hedder|heter|heiße|heet|called|named|me llamo|je m'appelle|mi chiamo|jmenuji se|volám sa)\s+$/i
