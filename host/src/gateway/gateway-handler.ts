@@ -114,7 +114,7 @@ export class GatewayHandler {
       const agent = this.authenticate(req)
       rec.agent = isPromise(agent) ? await agent : agent
       rec.phases.enter(Phase.parse)
-      await this.#readBody(rec, req)
+      this.#keepBody(rec, await readBody(req, this.deps.config.maxBodyBytes))
       rec.phases.enter(Phase.route)
       const chain = this.#resolveChain(rec)
       rec.chain = isPromise(chain) ? await chain : chain
@@ -172,8 +172,8 @@ export class GatewayHandler {
     throw new Refusal('unauthorized', 'invalid API key', 401)
   }
 
-  async #readBody(rec: CallRecord, req: IncomingMessage): Promise<void> {
-    const raw = await readBody(req, this.deps.config.maxBodyBytes)
+  /** The request body read whole: its hash, its parse and key count (awaited in `handle`: no async function of its own). */
+  #keepBody(rec: CallRecord, raw: Buffer): void {
     // The audit trail keeps this hash, never the prompt text.
     rec.requestSha256 = sha256Hex(raw)
     const parsed = parseJsonCounted(raw, true, this.deps.config.maxJsonDepth)
@@ -378,19 +378,17 @@ export class GatewayHandler {
     this.deps.metrics.upstreamTimer(provider.name, String(upstream.status)).observe(durationMs / 1000)
   }
 
-  async #send(
-    rec: CallRecord,
-    res: ServerResponse,
-    body: Record<string, unknown>,
-  ): Promise<UpstreamResponse> {
+  /** Not an async function: the client's promise itself, wrapped only when a span must hear how it ended. */
+  #send(rec: CallRecord, res: ServerResponse, body: Record<string, unknown>): Promise<UpstreamResponse> {
     // The caller hung up: stop paying for the provider's answer.
     const callerGone = new CallerGone(res)
     const provider = rec.provider as NonNullable<CallRecord['provider']>
     const headers = rec.adapter.upstreamHeaders(rec.headersIn, rec.providerKey as string)
     // Traced: the upstream span's traceparent goes to the provider.
     const span = rec.state.trace?.upstream(provider, (rec.exchange as Exchange).model, headers)
+    let sent: Promise<UpstreamResponse>
     try {
-      const upstream = await this.deps.upstream.send(
+      sent = this.deps.upstream.send(
         provider,
         headers,
         this.#requestPayload(rec, body),
@@ -399,12 +397,21 @@ export class GatewayHandler {
         // The provider's request id joins the answer's headers before a byte of a stream leaves.
         rec.headers,
       )
-      span?.answered(upstream.status)
-      return upstream
     } catch (err) {
       span?.failed(err)
-      throw err
+      return Promise.reject(err)
     }
+    if (!span) return sent
+    return sent.then(
+      (upstream) => {
+        span.answered(upstream.status)
+        return upstream
+      },
+      (err: unknown) => {
+        span.failed(err)
+        throw err
+      },
+    )
   }
 
   /**
