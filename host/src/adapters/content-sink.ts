@@ -38,7 +38,17 @@ export function bindString(
 ): void {
   const value = holder[key]
   if (typeof value === 'string') {
-    parts.push(new TextPart({ id: `${path}.${key}`, ...speaker, holder, key }))
+    // Fields named, not `...speaker`: a spread into a literal is a runtime copy per text part.
+    parts.push(
+      new TextPart({
+        id: `${path}.${key}`,
+        messageIndex: speaker.messageIndex,
+        source: speaker.source,
+        kind: speaker.kind,
+        holder,
+        key,
+      }),
+    )
     return
   }
   if (required || !isAbsent(value)) throw invalidRequest(`${path}.${key}`, 'must be a string')

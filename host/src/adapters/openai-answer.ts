@@ -6,6 +6,9 @@ import { makeAnswerId } from './answer-ids.js'
 import { isAbsent, isRecord, tokenUsage } from './json-values.js'
 import { bindOpenAiFunctionCall, bindOpenAiToolCall } from './openai-tool-calls.js'
 
+/** The text fields of an answer message, in the order their parts are made. */
+const TEXT_KEYS = ['content', 'refusal'] as const
+
 /**
  * Build the Answer over a complete `chat.completion` body. The parts of every
  * choice land in the one answer message: a caller may use any choice, so each
@@ -16,11 +19,12 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
   if (!Array.isArray(choices)) throw invalidAnswer('choices', 'must be an array')
   const parts: TextPart[] = []
   const toolCalls: ToolCall[] = []
-  choices.forEach((choice, c) => {
+  for (let c = 0; c < choices.length; c++) {
+    const choice: unknown = choices[c]
     const path = `choices[${c}].message`
     if (!isRecord(choice) || !isRecord(choice.message)) throw invalidAnswer(path, 'must be an object')
     const message = choice.message
-    for (const key of ['content', 'refusal']) {
+    for (const key of TEXT_KEYS) {
       if (typeof message[key] !== 'string') continue
       parts.push(
         new TextPart({
@@ -44,7 +48,7 @@ export function parseOpenAiAnswer(body: Record<string, unknown>, exchange: Excha
         bindOpenAiFunctionCall(message.function_call, `${path}.function_call`, 0, 'assistant', invalidAnswer),
       )
     }
-  })
+  }
   for (const call of toolCalls) parts.push(call.arguments)
   const first = isRecord(choices[0]) ? choices[0] : {}
   return {
