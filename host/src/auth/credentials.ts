@@ -9,12 +9,26 @@ import { sha256Hex } from '../audit/digest.js'
 export function extractKey(headers: IncomingHttpHeaders): string | undefined {
   const auth = headers.authorization
   if (auth) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth)
+    // What SDKs send, `Bearer <key>` with printable ASCII after one space, without the regex and its match array.
+    if (auth.startsWith('Bearer ') && isVisibleAscii(auth, 7)) return auth.slice(7)
+    const match = BEARER.exec(auth)
     if (match) return match[1]
   }
   const apiKey = headers['x-api-key']
   if (typeof apiKey === 'string' && apiKey.trim()) return apiKey.trim()
   return undefined
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i
+
+/** True when `text` from `start` on is one or more characters U+0021–U+007E (none of them whitespace). */
+function isVisibleAscii(text: string, start: number): boolean {
+  if (text.length <= start) return false
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x21 || c > 0x7e) return false
+  }
+  return true
 }
 
 /** Hex SHA-256 of a key: the only form in which agent keys are stored. */
