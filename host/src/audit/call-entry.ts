@@ -72,6 +72,7 @@ interface FindingCount {
 
 /** Findings grouped by step, phase, type and level, in first-seen order: counts, never values or spans. */
 function countFindings(findings: readonly Finding[]): FindingCount[] {
+  if (findings.length === 0) return []
   const groups = new Map<string, FindingCount>()
   for (const f of findings) {
     const key = JSON.stringify([f.step, f.phase, f.type, f.level])

@@ -40,9 +40,11 @@ export class CallState {
   readonly labels = new Set<string>()
   /** The call's trace when tracing is on (host/src/tracing): told of every hook call. */
   trace: CallTrace | undefined
-  readonly #stepState = new Map<string, Map<string, unknown>>()
+  /** Made on the first {@link stateOf} (a call without steps reads none). */
+  #stepState: Map<string, Map<string, unknown>> | undefined
 
   stateOf(step: string): Map<string, unknown> {
+    this.#stepState ??= new Map()
     let state = this.#stepState.get(step)
     if (!state) {
       state = new Map()
