@@ -1,8 +1,10 @@
 /**
  * The int8 weights of 0.5.5 against the int16 weights of 0.5.4, on the texts
  * the tests share (fixtures.ts), each on both channels: every verdict at the
- * default threshold is the same, and every score close to 0.5.4's (within
- * 0.15 on the logit scale).
+ * default threshold is the same, and every tool-channel score close to 0.5.4's
+ * (within 0.15 on the logit scale). The direct model was retrained in 0.5.7
+ * (source weights and sign-stable features, README, Quality): its scores moved,
+ * so for it only the verdicts are pinned.
  * `eval/verdict-diff.js` does the same over every text of the data (33,012
  * rows: README, Performance, 0.5.5); this pins a fixed set in the tests.
  */
@@ -88,9 +90,10 @@ describe('detect_injection int8 weights (0.5.5)', () => {
         // the recalibrated tool offset by 0.049. Near 0 or 1 the table's 4 places say little about
         // the logit, so there the score itself is compared.
         const close =
-          before > 0.01 && before < 0.99
+          channel === 'direct' ||
+          (before > 0.01 && before < 0.99
             ? Math.abs(logit(now) - logit(before)) <= 0.15
-            : Math.abs(now - before) <= 0.002
+            : Math.abs(now - before) <= 0.002)
         assert.ok(close, `${channel} ${JSON.stringify(text.slice(0, 40))}: ${before} -> ${now}`)
         if (now >= 0.7) blocked++
       })

@@ -72,7 +72,8 @@ export const TRAIN_FLAGS: {
    * Trial (train.ts `--stable-groups K --stable-l2 M`): an n-gram feature that occurs in
    * fewer than K source groups of a model's training rows gets M times the L2 (M =
    * Infinity: its weight stays 0). Source-specific wording (a dataset's template, its
-   * boilerplate) is what an unseen source lacks. 0: off.
+   * boilerplate) is what an unseen source lacks. 0: off. Like the other trials here, it
+   * applies to the direct model only.
    */
   stableGroups: number
   stableL2: number
@@ -100,8 +101,11 @@ export const TRAIN_FLAGS: {
    * trained on all of them (M = Infinity: its weight stays 0). 0: off.
    */
   signStable: number
+  /** Trial (train.ts `--sign-splits R`): R splits in halves (2R models); a stable feature has one sign in all. */
+  signSplits: number
 } = {
   signStable: 0,
+  signSplits: 1,
   directLearnsToolAttacks: false,
   stableGroups: 0,
   stableL2: 10,
@@ -150,10 +154,14 @@ function signStableScale(
     all.add(groupsOf[i])
     if (row.label === 1) withPositives.add(groupsOf[i])
   })
-  const half = groupHalves(all, withPositives, options.seed)
-  const [a, b] = [0, 1].map(
-    (side) =>
-      trainOne(
+  const size = 1 << options.bits
+  const positive = new Uint8Array(size)
+  const negative = new Uint8Array(size)
+  const splits = Math.max(1, TRAIN_FLAGS.signSplits)
+  for (let r = 0; r < splits; r++) {
+    const half = groupHalves(all, withPositives, options.seed + 1000 * r)
+    for (const side of [0, 1]) {
+      const { weights } = trainOne(
         rows,
         channel,
         examples,
@@ -163,10 +171,28 @@ function signStableScale(
         rowWeights,
         augmented,
         leftOut,
-      ).weights,
-  )
+      )
+      for (let f = 0; f < size; f++) {
+        if (weights[f] > 0) positive[f]++
+        else if (weights[f] < 0) negative[f]++
+      }
+    }
+  }
   const M = TRAIN_FLAGS.signStable
-  return Float32Array.from(a, (wa, f) => (wa * b[f] > 0 ? 1 : M))
+  const scale = Float32Array.from(positive, (p, f) =>
+    p === 2 * splits || negative[f] === 2 * splits ? 1 : M,
+  )
+  let trained = 0
+  let stable = 0
+  for (let f = 0; f < size; f++)
+    if (positive[f] + negative[f] > 0) {
+      trained++
+      if (scale[f] === 1) stable++
+    }
+  console.error(
+    `sign-stable: ${stable} of ${trained} trained features keep one sign in all ${2 * splits} half models`,
+  )
+  return scale
 }
 
 /** {@link TRAIN_FLAGS}' `hardWeight`: row weights raised where models without the row's group err. */
@@ -318,7 +344,9 @@ export function trainChannel(
   augmented?: AugmentedExamples,
   leftOut?: string,
 ): { weights: Float32Array; bias: number } {
-  if (TRAIN_FLAGS.signStable > 0)
+  // The trials below were measured on the direct channel only; the tool model trains as before.
+  const trial = channel === 'direct'
+  if (trial && TRAIN_FLAGS.signStable > 0)
     options = {
       ...options,
       l2Scale: signStableScale(
@@ -333,7 +361,7 @@ export function trainChannel(
         leftOut,
       ),
     }
-  if (TRAIN_FLAGS.hardWeight > 0)
+  if (trial && TRAIN_FLAGS.hardWeight > 0)
     rowWeights = hardRowWeights(
       rows,
       channel,
@@ -345,7 +373,7 @@ export function trainChannel(
       augmented,
       leftOut,
     )
-  const bags = TRAIN_FLAGS.groupBags
+  const bags = trial ? TRAIN_FLAGS.groupBags : 1
   if (bags > 1) {
     // Trial: the average of models trained on random shares of the groups (group bagging).
     const groupsOf = rows.map((row) => sourceGroup(row.source))
@@ -418,7 +446,7 @@ function trainOne(
     for (const ex of examples[i]) train.push(w === 1 ? ex : { ...ex, weight: ex.weight * w })
     parts.push({ group: sourceGroup(row.source), examples: examples[i] })
   })
-  if (TRAIN_FLAGS.stableGroups > 0) {
+  if (channel === 'direct' && TRAIN_FLAGS.stableGroups > 0) {
     const counts = featureGroupCounts(1 << options.bits, parts)
     options = { ...options, l2Scale: stableL2Scale(counts, TRAIN_FLAGS.stableGroups, TRAIN_FLAGS.stableL2) }
   }

@@ -127,6 +127,20 @@ const BALANCE_CAP = 400
  * Measured 2026-11-24.
  */
 const L2_DIRECT = 1e-3
+/**
+ * The direct model's training weights and features for sources it has not seen (0.5.7;
+ * leave-one-source-out direct F1 at 3 % FPR, training orders seed 13 / 7 / 21): defaults of
+ * `--source-cap` (GPTeacher's benign role-play prompts count in full, not as 400 rows),
+ * `--balance-up` (a small source's rows count up to 8 times, so each source's rows of one
+ * label weigh 400 rows) and `--sign-stable` (an n-gram feature whose weight has not one sign
+ * in two models trained on complementary halves of the source groups gets 10× the L2).
+ * Together 0.704 / 0.704 / 0.710 → 0.724 / 0.732 / 0.733; the first two alone gave
+ * 0.725 / 0.716 / 0.724, the last alone 0.710 / 0.724 / 0.718. The tool model keeps
+ * 0.5.6's weights (README, Quality, 0.5.7; measured 2026-11-25).
+ */
+const DIRECT_SOURCE_CAPS: ReadonlyMap<string, number> = new Map([['gpteacher:roleplay', 2000]])
+const BALANCE_UP_DIRECT = 8
+const SIGN_STABLE_DIRECT = 10
 /** Default of --augment: augmented tool rows per kind and label (0 turns augmentation off). */
 const AUGMENT_PER_KIND = 300
 
@@ -303,7 +317,8 @@ function main(): void {
   TRAIN_FLAGS.groupBags = flag('--group-bags') ?? TRAIN_FLAGS.groupBags
   TRAIN_FLAGS.bagShare = flag('--bag-share') ?? TRAIN_FLAGS.bagShare
   TRAIN_FLAGS.hardWeight = flag('--hard-weight') ?? TRAIN_FLAGS.hardWeight
-  TRAIN_FLAGS.signStable = flag('--sign-stable') ?? TRAIN_FLAGS.signStable
+  TRAIN_FLAGS.signStable = flag('--sign-stable') ?? SIGN_STABLE_DIRECT
+  TRAIN_FLAGS.signSplits = flag('--sign-splits') ?? TRAIN_FLAGS.signSplits
   if (process.argv.includes('--hard-mode')) {
     const mode = process.argv[process.argv.indexOf('--hard-mode') + 1]
     if (mode !== 'both' && mode !== 'neg' && mode !== 'pos')
@@ -317,7 +332,7 @@ function main(): void {
     TRAIN_FLAGS.signStable > 0
   )
     console.log(
-      `trial: stable groups ${TRAIN_FLAGS.stableGroups} (L2 ×${TRAIN_FLAGS.stableL2}), group bags ${TRAIN_FLAGS.groupBags} (share ${TRAIN_FLAGS.bagShare}), hard weight ${TRAIN_FLAGS.hardWeight} (${TRAIN_FLAGS.hardMode}), sign-stable L2 ×${TRAIN_FLAGS.signStable}`,
+      `trial: stable groups ${TRAIN_FLAGS.stableGroups} (L2 ×${TRAIN_FLAGS.stableL2}), group bags ${TRAIN_FLAGS.groupBags} (share ${TRAIN_FLAGS.bagShare}), hard weight ${TRAIN_FLAGS.hardWeight} (${TRAIN_FLAGS.hardMode}), sign-stable L2 ×${TRAIN_FLAGS.signStable} (${TRAIN_FLAGS.signSplits} splits)`,
     )
   const started = Date.now()
   // The hand-written benign persona prompts join the training part as a source
@@ -344,20 +359,26 @@ function main(): void {
   const examples = examplesOfRows(rows, options.bits)
   const extra = extraExamples(options.bits)
   const ruleWeights = ruleWeightsOf(rows)
-  // --source-cap SOURCE=N (a trial, repeatable): the rows of SOURCE count as at most N rows per label.
-  const sourceCaps = new Map(
-    process.argv.flatMap((a, i) => {
+  // --source-cap SOURCE=N (repeatable): the rows of SOURCE count as at most N rows per label
+  // in the direct model (default: DIRECT_SOURCE_CAPS).
+  const sourceCaps = new Map<string, number>([
+    ...DIRECT_SOURCE_CAPS,
+    ...process.argv.flatMap((a, i) => {
       if (process.argv[i - 1] !== '--source-cap') return []
       const [source, n] = a.split('=')
       return [[source!, Number(n)] as const]
     }),
-  )
-  if (sourceCaps.size) console.log(`source caps: ${JSON.stringify([...sourceCaps])}`)
-  // --balance-up N (a trial): small sources' rows count up to N times, so every source weighs the same.
+  ])
+  // --balance-up N: small sources' rows count up to N times in the direct model (default BALANCE_UP_DIRECT).
   const balanceUp = process.argv.includes('--balance-up')
     ? Number(process.argv[process.argv.indexOf('--balance-up') + 1])
-    : 1
-  const rowWeights = balanceWeights(rows, balance, sourceCaps, balanceUp)
+    : BALANCE_UP_DIRECT
+  console.log(`direct model: source caps ${JSON.stringify([...sourceCaps])}, balance up to ${balanceUp}×`)
+  // The tool model keeps the plain weights (a source's rows of one label count as at most `balance` rows).
+  const rowWeightsOf: Record<Channel, Float64Array> = {
+    direct: balanceWeights(rows, balance, sourceCaps, balanceUp),
+    tool: balanceWeights(rows, balance),
+  }
   const augmentedRows =
     augmentPerKind > 0 ? augmentToolRows(rows, (r) => sourceGroup(r.source), augmentPerKind) : []
   const augmented: AugmentedExamples = {
@@ -395,7 +416,7 @@ function main(): void {
           examples,
           optionsOf(channel),
           extra,
-          rowWeights,
+          rowWeightsOf[channel],
           (g) => console.error(`${channel}: left out ${g}`),
           augmented,
           encoding,
@@ -414,8 +435,14 @@ function main(): void {
     }
     const denseLogits =
       denseData && dense.includes(channel)
-        ? outOfGroupDenseLogits(rows, channel, denseData, denseOptions, rowWeights, augmented, (g) =>
-            console.error(`${channel} dense: left out ${g}`),
+        ? outOfGroupDenseLogits(
+            rows,
+            channel,
+            denseData,
+            denseOptions,
+            rowWeightsOf[channel],
+            augmented,
+            (g) => console.error(`${channel} dense: left out ${g}`),
           )
         : undefined
     if (denseLogits) {
@@ -463,7 +490,7 @@ function main(): void {
   const trained = Object.fromEntries(
     CHANNELS.map((c) => [
       c,
-      trainChannel(rows, c, examples, () => true, optionsOf(c), extra, rowWeights, augmented),
+      trainChannel(rows, c, examples, () => true, optionsOf(c), extra, rowWeightsOf[c], augmented),
     ]),
   ) as Record<Channel, { weights: Float32Array; bias: number }>
   console.log(`\ntrained in ${((Date.now() - started) / 1000).toFixed(1)} s`)
@@ -531,6 +558,12 @@ function main(): void {
       l2Direct,
       cues: cues.join('+') || 'none',
       encoding,
+      direct: {
+        sourceCaps: Object.fromEntries(sourceCaps),
+        balanceUp,
+        signStable: TRAIN_FLAGS.signStable,
+        signSplits: TRAIN_FLAGS.signSplits,
+      },
     },
   }
   // --out DIR writes a trial model elsewhere (to compare it with eval/model-ab.js or eval.js --model).
