@@ -18,36 +18,39 @@ import type { Detection } from './pii-types.js'
 
 /** A question for a quantity, in the languages of the benign prompts (MGSM's among them). */
 const QUANTITY =
-  /(?<![\p{L}\p{M}])(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|\p{Ll}{0,3}ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])|いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/iu
+  /(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|\p{Ll}{0,3}ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])/gu
+/** The same in scripts without spaces or case, where no word boundary is asked for. */
+const QUANTITY_SCRIPTS =
+  /いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/u
 
 /** A question for some other value ("What is the width …?", "Quel montant …?"); only in a text with a "?". */
 const QUESTION_WORD =
-  /(?<![\p{L}\p{M}])(?:what(?:'s)?|which|quel(?:le)?s?|welche[rsnm]?|qué|cuál(?:es)?|что|какой|какова|каков|какое|какую|qual(?:e|i)?|nini|gani)(?![\p{L}\p{M}])/iu
+  /(?:what(?:'s)?|which|quel(?:le)?s?|welche[rsnm]?|qué|cuál(?:es)?|что|какой|какова|каков|какое|какую|qual(?:e|i)?|nini|gani)(?![\p{L}\p{M}])/gu
 /** A task to work a value out, opening a sentence: "Calcule la cantidad …", "Find the …". */
 const TASK_VERB =
-  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|piga hesabu|hesabu|tafuta)(?![\p{L}\p{M}])/iu
+  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|piga hesabu|hesabu|tafuta)(?![\p{L}\p{M}])/u
 /** A task needs this many numbers to be a worked problem ("Meeting at 3pm about Q3": two). */
 const TASK_NUMBERS = 3
 
 /** A number: a digit run of any script, or a number word of the same languages. */
 const NUMBER =
-  /\p{Nd}+(?:[.,:/]\p{Nd}+)*|(?<![\p{L}\p{M}])(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twice|thrice|half|dozens?|double|triple|zwei|drei|vier|fünf|sechs|zehn|doppelt|dreimal|hälfte|dos|tres|cuatro|cinco|doble|mitad|deux|trois|quatre|cinq|moitié|два|две|три|четыре|пять|десять|вдвое|втрое|раза|половин\p{L}*|mbili|tatu|nne|tano|kumi|nusu|mara|due|tre|quattro|doppio|metà|dois|duas|três|dobro|metade)(?![\p{L}\p{M}])/giu
+  /\p{Nd}+(?:[.,:/]\p{Nd}+)*|(?<![\p{L}\p{M}])(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twice|thrice|half|dozens?|double|triple|zwei|drei|vier|fünf|sechs|zehn|doppelt|dreimal|hälfte|dos|tres|cuatro|cinco|doble|mitad|deux|trois|quatre|cinq|moitié|два|две|три|четыре|пять|десять|вдвое|втрое|раза|половин\p{L}*|mbili|tatu|nne|tano|kumi|nusu|mara|due|tre|quattro|doppio|metà|dois|duas|três|dobro|metade)(?![\p{L}\p{M}])/gu
 
 /** A story, dialogue or role-play, or its characters, in the languages of the benign prompts. */
 const FICTION =
-  /(?<![\p{L}\p{M}])(?:stor(?:y|ies)|tales?|narrative|dialogu?es?|dialogs?|conversation between|screenplay|novel|fictional|fiction|characters?|protagonist|role-?play(?:ing)?|hypothetical|alternate universe|fantasy|fable|historia|cuento|relato|diálogo|personajes?|geschichte|erzählung|dialog|figuren?|histoire|récit|personnages?|истори\p{L}*|рассказ\p{L}*|диалог\p{L}*|персонаж\p{L}*|storia|racconto|dialogo|personaggi?o?|história|conto|personage(?:ns|m))(?![\p{L}\p{M}])/iu
+  /(?:stor(?:y|ies)|tales?|narrative|dialogu?es?|dialogs?|conversation between|screenplay|novel|fictional|fiction|characters?|protagonist|role-?play(?:ing)?|hypothetical|alternate universe|fantasy|fable|historia|cuento|relato|diálogo|personajes?|geschichte|erzählung|dialog|figuren?|histoire|récit|personnages?|истори\p{L}*|рассказ\p{L}*|диалог\p{L}*|персонаж\p{L}*|storia|racconto|dialogo|personaggi?o?|história|conto|personage(?:ns|m))(?![\p{L}\p{M}])/gu
 
 /** The request that makes the text a piece of fiction to write or play, not a report of real events. */
 const FICTION_REQUEST =
-  /(?<![\p{L}\p{M}])(?:write|create|compose|generate|craft|invent|imagine|let'?s|tell me|narrate|describe|pretend|you are|you're|named|called|schreib\p{L}*|erstell\p{L}*|erfinde|escrib\p{L}*|crea|inventa|imagina|écri\p{L}*|cré\p{L}*|imagine[zr]?|напиши\p{L}*|придума\p{L}*|представь\p{L}*|scrivi|inventa|immagina)(?![\p{L}\p{M}])/iu
+  /(?:write|create|compose|generate|craft|invent|imagine|let'?s|tell me|narrate|describe|pretend|you are|you're|named|called|schreib\p{L}*|erstell\p{L}*|erfinde|escrib\p{L}*|crea|inventa|imagina|écri\p{L}*|cré\p{L}*|imagine[zr]?|напиши\p{L}*|придума\p{L}*|представь\p{L}*|scrivi|inventa|immagina)(?![\p{L}\p{M}])/gu
 
 /** A programming exercise: "Write a Python script that reads a CSV file …" (its sample data names no one real). */
 const CODE_EXERCISE =
-  /(?<![\p{L}\p{M}])(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do I|can I))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex)(?![\p{L}\p{M}])/iu
+  /(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do i|can i))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex)(?![\p{L}\p{M}])/gu
 
 /** The writer introduces, greets or signs as someone: "my name is", "Dear Anna", "Best,\nTom". */
 const SELF_INTRODUCTION =
-  /(?<![\p{L}\p{M}])(?:my name(?:'s| is)|call me|je m'appelle|me llamo|mi nombre es|ich heiße|mein name ist|меня зовут|mi chiamo|jina langu)(?![\p{L}\p{M}])/iu
+  /(?:my name(?:'s| is)|call me|je m'appelle|me llamo|mi nombre es|ich heiße|mein name ist|меня зовут|mi chiamo|jina langu)(?![\p{L}\p{M}])/gu
 /** A greeting before a capitalised word at a line or sentence start, or a sign-off ending its line (case matters). */
 const GREETING_OR_SIGN_OFF =
   /(?:^|[\n.!?][ \t]*)(?:Dear|Hi|Hello|Hey|Liebe[rs]?|Hallo|Querid[oa]|Estimad[oa]|Cher|Chère|Bonjour|Уважаем\p{L}*|Дорог\p{L}*)[ ,]+\p{Lu}|(?:Regards|Sincerely|Cheers|Thanks|Best|Grüße|Gruß|Saludos|Cordialement|С уважением)[,!]?[ \t]*\n/u
@@ -88,7 +91,7 @@ export function withoutExerciseCharacters(
   }
   if (persons === 0) return found
   if (!exerciseText(text)) return found
-  if (SELF_INTRODUCTION.test(text) || GREETING_OR_SIGN_OFF.test(text)) return found
+  if (wordTest(SELF_INTRODUCTION, text.toLowerCase()) || GREETING_OR_SIGN_OFF.test(text)) return found
   for (const d of found) {
     if (d.type !== 'PERSON') continue
     const before = text.slice(Math.max(0, d.start - 40), d.start)
@@ -106,11 +109,118 @@ export function withoutExerciseCharacters(
  * a request for a story or role-play, or a programming exercise.
  */
 export function exerciseText(text: string): boolean {
-  if (QUANTITY.test(text) || (text.includes('?') && QUESTION_WORD.test(text)) || TASK_VERB.test(text)) {
+  // The patterns are lower case and read the lower-cased text (case-insensitive matching is slower); each runs only
+  // when the text holds a word it cannot match without.
+  const lower = text.toLowerCase()
+  const quantity = hasAny(lower, QUANTITY_KEYS) && (wordTest(QUANTITY, lower) || QUANTITY_SCRIPTS.test(text))
+  if (
+    quantity ||
+    (text.includes('?') && wordTest(QUESTION_WORD, lower)) ||
+    (hasAny(lower, TASK_KEYS) && TASK_VERB.test(lower))
+  ) {
     let numbers = 0
     NUMBER.lastIndex = 0
-    while (NUMBER.exec(text) !== null) if (++numbers >= TASK_NUMBERS) break
-    if (numbers > 0 && (numbers >= TASK_NUMBERS || QUANTITY.test(text))) return true
+    while (NUMBER.exec(lower) !== null) if (++numbers >= TASK_NUMBERS) break
+    if (numbers > 0 && (numbers >= TASK_NUMBERS || quantity)) return true
   }
-  return (FICTION.test(text) && FICTION_REQUEST.test(text)) || CODE_EXERCISE.test(text)
+  return (
+    (hasAny(lower, FICTION_KEYS) && wordTest(FICTION, lower) && wordTest(FICTION_REQUEST, lower)) ||
+    (hasAny(lower, CODE_KEYS) && wordTest(CODE_EXERCISE, lower))
+  )
 }
+
+/**
+ * True when the global pattern `rx` matches where no letter precedes: a start-of-word test without a look-behind,
+ * which would be tried at every position of the text.
+ */
+function wordTest(rx: RegExp, text: string): boolean {
+  rx.lastIndex = 0
+  for (let m = rx.exec(text); m !== null; m = rx.exec(text)) {
+    if (m.index === 0 || !LETTER.test(text[m.index - 1])) return true
+    rx.lastIndex = m.index + 1
+  }
+  return false
+}
+const LETTER = /[\p{L}\p{M}]/u
+
+function hasAny(lower: string, keys: readonly string[]): boolean {
+  for (const key of keys) if (lower.includes(key)) return true
+  return false
+}
+/** Parts of the words of {@link QUANTITY}, {@link TASK_VERB}, {@link FICTION} and {@link CODE_EXERCISE}, lower case. */
+const QUANTITY_KEYS = [
+  'how ',
+  'what ',
+  'calculate',
+  'cuánt',
+  'cuant',
+  'quant',
+  'combien',
+  'wie',
+  'сколько',
+  'ngapi',
+  'kiasi',
+  'hoeveel',
+  'berapa',
+  'bao nhiêu',
+  'kaç',
+  'ile',
+  'いく',
+  '何',
+  '多少',
+  'เท่า',
+  'কত',
+  'ఎన్ని',
+  'ఎంత',
+  'कितन',
+]
+const TASK_KEYS = [
+  'calcul',
+  'comput',
+  'find',
+  'determin',
+  'work out',
+  'berechne',
+  'bestimme',
+  'вычисли',
+  'найди',
+  'hesabu',
+  'tafuta',
+]
+const FICTION_KEYS = [
+  'stor',
+  'tale',
+  'narrat',
+  'dialog',
+  'diálogo',
+  'conversation',
+  'screenplay',
+  'novel',
+  'fiction',
+  'charact',
+  'protagonist',
+  'role',
+  'hypothetical',
+  'universe',
+  'fantasy',
+  'fable',
+  'histor',
+  'histoi',
+  'histó',
+  'cuento',
+  'relato',
+  'personaj',
+  'geschichte',
+  'erzählung',
+  'figur',
+  'récit',
+  'personnag',
+  'истори',
+  'рассказ',
+  'диалог',
+  'персонаж',
+  'racconto',
+  'conto',
+  'personage',
+]
+const CODE_KEYS = ['script', 'program', 'function', 'class', 'method', 'code', 'query', 'snippet', 'regex']

@@ -357,14 +357,37 @@ const AS_REQUEST =
 /** A persona the assistant is asked to play or a famous name, by the words before (and for "As", after) it. */
 function persona(text: string, first: Token, last: Token, multi: boolean): boolean {
   const before = text.slice(Math.max(0, first.start - 80), first.start)
-  if (PERSONA.test(before.slice(-40)) || CHARACTER_BEFORE.test(before)) return true
+  if (PERSONA.test(before.slice(-40))) return true
+  // Each pattern below is tried only when a word it needs is there: most names have none of them before.
+  const lower = before.toLowerCase()
+  if (CHARACTER_WORDS.some((w) => lower.includes(w)) && CHARACTER_BEFORE.test(before)) return true
   // "As Shakespeare's Juliet, provide …": a single name as a persona when an author's possessive is on either side.
-  if ((multi || last.possessive || /['’]s\s+(?:character,?\s+)?$/u.test(before)) && AS_PERSONA.test(before))
-    if (AS_REQUEST.test(text.slice(last.end, last.end + 40))) return true
+  if (
+    before.includes('As ') &&
+    (multi || last.possessive || /['’]s\s+(?:character,?\s+)?$/u.test(before)) &&
+    AS_PERSONA.test(before) &&
+    AS_REQUEST.test(text.slice(last.end, last.end + 40))
+  )
+    return true
   if (!multi) return false
-  if (PERSONA_DESCRIBED.test(before) || FAMOUS_BEFORE.test(before)) return true
-  return false
+  if (PERSONA_WORDS.some((w) => lower.includes(w)) && PERSONA_DESCRIBED.test(before)) return true
+  return FAMOUS_WORDS.some((w) => lower.includes(w)) && FAMOUS_BEFORE.test(before)
 }
+/** Words {@link CHARACTER_BEFORE}, {@link PERSONA_DESCRIBED} and {@link FAMOUS_BEFORE} cannot match without. */
+const CHARACTER_WORDS = ['charact', 'personaj', 'personnag', 'figur']
+const PERSONA_WORDS = ['you', 'imagine', 'play', 'act as', 'pretend', 'take on', 'assume']
+const FAMOUS_WORDS = [
+  'famous',
+  'famed',
+  'renowned',
+  'legendary',
+  'celebrated',
+  'iconic',
+  'historical',
+  'well-known',
+  ' like ',
+  ' such as ',
+]
 
 type Flags = (t: Token) => number
 type KeyFlags = (key: string) => number
@@ -824,7 +847,10 @@ function judge(
   // Titles, interjections and kinds of people (0.6.5).
   if (titleOrInterjection(text, units, tokens, from, to, person, flagsOf)) return 'drop'
   // "the author of Frankenstein", "the character of Dr. Frankenstein": a work or a character, not a person.
-  if (person && WORK_OF.test(text.slice(Math.max(0, first.start - 30), first.start))) return 'drop'
+  if (person && from > 0) {
+    const near = text.slice(Math.max(0, first.start - 30), first.start)
+    if (near.includes(' of ') && WORK_OF.test(near)) return 'drop'
+  }
   // "John Doe", "Jane Doe": the placeholder of an unknown or made-up person.
   if (person && !single && last.key === 'doe' && flagsOf(first) & FIRST) return 'drop'
 
@@ -944,7 +970,8 @@ function titleOrInterjection(
     !SELF_NAMED.test(text.slice(Math.max(0, first.start - 30), first.start))
   )
     return true
-  if (/^(\p{L}+)-\1$/iu.test(text.slice(first.start, tokens[to].end))) return true
+  const value = text.slice(first.start, tokens[to].end)
+  if (value.includes('-') && /^(\p{L}+)-\1$/iu.test(value)) return true
   for (let k = from; k < to; k++)
     if (THING_HEADS.has(tokens[k].key) && tokens[k + 1].key === 'and' && !tokens[k + 1].cap) return true
   if (!person) return false
@@ -960,12 +987,20 @@ function titleOrInterjection(
   }
   // A Turkish compound "Norman Kalesi", "Sakson Bahçesi Lehçe'de": a later word whose stem ends in -sI.
   for (let k = from + 1; k <= to; k++) {
-    const stem = text.slice(tokens[k].start, tokens[k].end).split(/['’]/u)[0]
-    if (stem.length > 4 && /\p{Ll}s[ıiuü]$/u.test(stem))
+    const word = text.slice(tokens[k].start, tokens[k].end)
+    const apostrophe = word.search(/['’]/u)
+    const stem = apostrophe < 0 ? word : word.slice(0, apostrophe)
+    if (
+      stem.length > 4 &&
+      TURKISH_SI.has(stem.charCodeAt(stem.length - 1)) &&
+      stem.endsWith('s', stem.length - 1)
+    )
       return turkishSuffix(text, tokens, from, to) || untrainedLanguage(text, units, tokens) === 'tr'
   }
   return false
 }
+/** The vowels of the Turkish suffix -sI: ı i u ü. */
+const TURKISH_SI = new Set([0x131, 0x69, 0x75, 0xfc])
 /** A Turkish case suffix after an apostrophe on a word of the span: "Kalesi'nin", "Lehçe'de". */
 function turkishSuffix(text: string, tokens: readonly Token[], from: number, to: number): boolean {
   const span = text.slice(tokens[from].start, tokens[to].end + 6)
