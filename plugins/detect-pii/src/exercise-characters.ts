@@ -57,11 +57,11 @@ const GREETING_OR_SIGN_OFF =
 
 /** Titles before a name: a titled character is named as a person ("Mr. Trent"). */
 const TITLE_BEFORE =
-  /(?<![\p{L}\p{M}])(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|herr|frau|sr|sra|srta|señor|señora|don|doña|mme|mlle|monsieur|madame|signor|signora|sig|господин|госпожа|бабушка|дедушка)\.?[ \t]*$/iu
+  /(?<![\p{L}\p{M}])(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|herr|frau|sr|sra|srta|señor|señora|don|doña|mme|mlle|monsieur|madame|signor|signora|sig|господин|госпожа|бабушка|дедушка)\.?[ \t]*$/u
 
 /** "my sister Jenna", "our neighbour Tom", "I'm Anna", "call Anna at": the writer knows the person. */
 const KNOWN_BEFORE =
-  /(?:(?<![\p{L}\p{M}])(?:my|our|mein\p{L}*|unser\p{L}*|mi|mis|nuestr\p{L}*|mon|ma|mes|notre|мо\p{L}|наш\p{L}*)(?:[ \t]+\p{Ll}[\p{L}\p{M}'-]*){0,2}|(?<![\p{L}\p{M}])(?:i'm|i am|i’m|ich bin|soy|je suis|call|text|email|e-mail|phone|ping|message|ask)|\bcc:?)[ \t]*,?[ \t]*$/iu
+  /(?:(?<![\p{L}\p{M}])(?:my|our|mein\p{L}*|unser\p{L}*|mi|mis|nuestr\p{L}*|mon|ma|mes|notre|мо\p{L}|наш\p{L}*)(?:[ \t]+\p{Ll}[\p{L}\p{M}'-]*){0,2}|(?<![\p{L}\p{M}])(?:i'm|i am|i’m|ich bin|soy|je suis|call|text|email|e-mail|phone|ping|message|ask)|\bcc:?)[ \t]*,?[ \t]*$/u
 
 /** One capitalised word of letters (a given name alone), not a handle, initial or all-capital acronym. */
 const LONE_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-]+$/u
@@ -94,8 +94,10 @@ export function withoutExerciseCharacters(
   if (wordTest(SELF_INTRODUCTION, text.toLowerCase()) || GREETING_OR_SIGN_OFF.test(text)) return found
   for (const d of found) {
     if (d.type !== 'PERSON') continue
+    // Lower case, so the patterns need no case-insensitive matching (a lower-case word of KNOWN_BEFORE may be any).
     const before = text.slice(Math.max(0, d.start - 40), d.start)
-    if (TITLE_BEFORE.test(before) || KNOWN_BEFORE.test(before)) return found
+    const lowerBefore = before.toLowerCase()
+    if (TITLE_BEFORE.test(lowerBefore) || KNOWN_BEFORE.test(lowerBefore)) return found
     // An initial after it ("John D."), a line of its own at the end (a signature).
     const after = text.slice(d.end, d.end + 4)
     if (/^[ \t]+\p{Lu}\.(?:\s|$)/u.test(after)) return found
