@@ -124,6 +124,19 @@ function shuffled(names: string[], random: () => number): string[] {
   return names
 }
 
+/** Every row's source group, and the groups (all, and those with attacks) of the rows `trains` keeps. */
+function trainingGroups(rows: readonly Row[], trains: (i: number) => boolean) {
+  const groupsOf = rows.map((row) => sourceGroup(row.source))
+  const withPositives = new Set<string>()
+  const all = new Set<string>()
+  rows.forEach((row, i) => {
+    if (!trains(i)) return
+    all.add(groupsOf[i])
+    if (row.label === 1) withPositives.add(groupsOf[i])
+  })
+  return { groupsOf, all, withPositives }
+}
+
 /** Each group's half (0 or 1): the groups with positives alternate, and so do the others, in a seeded order. */
 function groupHalves(all: ReadonlySet<string>, withPositives: ReadonlySet<string>, seed: number) {
   const random = seededRandom(seed * 7919 + 17)
@@ -146,14 +159,10 @@ function signStableScale(
   augmented: AugmentedExamples | undefined,
   leftOut: string | undefined,
 ): Float32Array {
-  const groupsOf = rows.map((row) => sourceGroup(row.source))
-  const withPositives = new Set<string>()
-  const all = new Set<string>()
-  rows.forEach((row, i) => {
-    if (!include(i) || !trainsChannel(row, channel, TRAIN_FLAGS.directLearnsToolAttacks)) return
-    all.add(groupsOf[i])
-    if (row.label === 1) withPositives.add(groupsOf[i])
-  })
+  const { groupsOf, all, withPositives } = trainingGroups(
+    rows,
+    (i) => include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks),
+  )
   const size = 1 << options.bits
   const positive = new Uint8Array(size)
   const negative = new Uint8Array(size)
@@ -207,16 +216,9 @@ function hardRowWeights(
   augmented: AugmentedExamples | undefined,
   leftOut: string | undefined,
 ): Float64Array {
-  const groupsOf = rows.map((row) => sourceGroup(row.source))
   const trains = (i: number) =>
     include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
-  const withPositives = new Set<string>()
-  const all = new Set<string>()
-  rows.forEach((row, i) => {
-    if (!trains(i)) return
-    all.add(groupsOf[i])
-    if (row.label === 1) withPositives.add(groupsOf[i])
-  })
+  const { groupsOf, all, withPositives } = trainingGroups(rows, trains)
   const half = groupHalves(all, withPositives, options.seed)
   const weights = Float64Array.from(rows, (_, i) => (rowWeights ? rowWeights[i] : 1))
   const C = TRAIN_FLAGS.hardWeight
