@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
-import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import type { AnalyzerOptions } from '../src/analyze-text.js'
 import { exerciseText } from '../src/exercise-characters.js'
-import { sharedGazetteer } from '../src/gazetteer-loader.js'
-import { withDefaults } from '../src/settings.js'
-import { makeStep } from './helpers.js'
+import { defaultAnalyzerOptions, makeStep, personsIn } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
-  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+  options = await defaultAnalyzerOptions()
 })
-const persons = (text: string) =>
-  analyzeChunk(text, options)
-    .filter((d) => d.type === 'PERSON')
-    .map((d) => text.slice(d.start, d.end))
+const persons = (text: string) => personsIn(text, options)
 
 /** Word problems in English, German, Spanish, French, Russian, Italian and Swahili (written for these tests). */
 const WORD_PROBLEMS = [

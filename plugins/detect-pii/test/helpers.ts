@@ -1,5 +1,8 @@
 import type { StepServices } from '@gov/core'
 import { makeServices } from '@gov/core/testing'
+import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
+import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { sharedGazetteer } from '../src/gazetteer-loader.js'
 import plugin, { type PiiSettings, type PiiStep } from '../src/index.js'
 import { withDefaults } from '../src/settings.js'
 
@@ -11,6 +14,18 @@ export async function makeStep(
   const step = (await plugin.create(withDefaults(overrides), services)) as PiiStep
   await step.ready()
   return { step, services }
+}
+
+/** The analyzer's options under default settings, with the shared gazetteer. */
+export async function defaultAnalyzerOptions(): Promise<AnalyzerOptions> {
+  return analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+}
+
+/** The texts of the PERSON findings in `text`. */
+export function personsIn(text: string, options: AnalyzerOptions): string[] {
+  return analyzeChunk(text, options)
+    .filter((d) => d.type === 'PERSON')
+    .map((d) => text.slice(d.start, d.end))
 }
 
 const PEOPLE = ['Randy Shaw', 'Maria Gonzalez', 'Jürgen Müller', 'Aiko Tanaka', 'Donald van der Voet']

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
-import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { sharedGazetteer } from '../src/gazetteer-loader.js'
-import { withDefaults } from '../src/settings.js'
+import type { AnalyzerOptions } from '../src/analyze-text.js'
+import { defaultAnalyzerOptions, personsIn } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
-  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+  options = await defaultAnalyzerOptions()
 })
-const persons = (text: string) =>
-  analyzeChunk(text, options)
-    .filter((d) => d.type === 'PERSON')
-    .map((d) => text.slice(d.start, d.end))
+const persons = (text: string) => personsIn(text, options)
 
 describe('names that are the topic of a knowledge question, or a persona to play (0.6.0)', () => {
   it('leaves public figures and works in questions and requests alone', () => {
