@@ -36,9 +36,12 @@ const TASK_NUMBERS = 3
 const NUMBER =
   /\p{Nd}+(?:[.,:/]\p{Nd}+)*|(?<![\p{L}\p{M}])(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twice|thrice|half|dozens?|double|triple|zwei|drei|vier|fünf|sechs|zehn|doppelt|dreimal|hälfte|dos|tres|cuatro|cinco|doble|mitad|deux|trois|quatre|cinq|moitié|два|две|три|четыре|пять|десять|вдвое|втрое|раза|половин\p{L}*|mbili|tatu|nne|tano|kumi|nusu|mara|due|tre|quattro|doppio|metà|dois|duas|três|dobro|metade)(?![\p{L}\p{M}])/gu
 
-/** A story, dialogue or role-play, or its characters, in the languages of the benign prompts. */
+/**
+ * A story, dialogue or role-play, or its characters, in the languages of the benign prompts. Not "conversation
+ * between": "Write a summary of the conversation between Tom and Lisa about the budget" reports a real one.
+ */
 const FICTION =
-  /(?:stor(?:y|ies)|tales?|narrative|dialogu?es?|dialogs?|conversation between|screenplay|novel|fictional|fiction|characters?|protagonist|role-?play(?:ing)?|hypothetical|alternate universe|fantasy|fable|historia|cuento|relato|diálogo|personajes?|geschichte|erzählung|dialog|figuren?|histoire|récit|personnages?|истори\p{L}*|рассказ\p{L}*|диалог\p{L}*|персонаж\p{L}*|storia|racconto|dialogo|personaggi?o?|história|conto|personage(?:ns|m))(?![\p{L}\p{M}])/gu
+  /(?:stor(?:y|ies)|tales?|narrative|dialogu?es?|dialogs?|screenplay|novel|fictional|fiction|characters?|protagonist|role-?play(?:ing)?|hypothetical|alternate universe|fantasy|fable|historia|cuento|relato|diálogo|personajes?|geschichte|erzählung|dialog|figuren?|histoire|récit|personnages?|истори\p{L}*|рассказ\p{L}*|диалог\p{L}*|персонаж\p{L}*|storia|racconto|dialogo|personaggi?o?|história|conto|personage(?:ns|m))(?![\p{L}\p{M}])/gu
 
 /** The request that makes the text a piece of fiction to write or play, not a report of real events. */
 const FICTION_REQUEST =
@@ -195,7 +198,6 @@ const FICTION_KEYS = [
   'narrat',
   'dialog',
   'diálogo',
-  'conversation',
   'screenplay',
   'novel',
   'fiction',

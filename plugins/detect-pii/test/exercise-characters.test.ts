@@ -56,6 +56,7 @@ const STILL_MASKED: [string, string][] = [
   ['My sister Jenna has 4 dogs. How many dogs does Jenna have if she adopts 2 more?', 'Jenna'],
   ['Mr. Trent sells 20 shirts a day. How many shirts does Mr. Trent sell in 5 days?', 'Trent'],
   ['Write a story about my colleague Lisa, who won 3 prizes.', 'Lisa'],
+  ['Write a summary of the conversation between Tom and Lisa about the budget.', 'Lisa'],
   ['Call Sarah at 555-0199 about the 3 boxes. How many boxes are left?', 'Sarah'],
   ['Wie viele Stunden hat Jonas Müller am 3. Mai gearbeitet? Er hat 8 Stunden gearbeitet.', 'Jonas Müller'],
   ['Hola, me llamo Lucía y tengo 3 perros. ¿Cuántas patas tienen?', 'Lucía'],
