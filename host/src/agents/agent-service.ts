@@ -30,6 +30,9 @@ export function agentView(agent: AgentRecord): AgentView {
  */
 export const CREDENTIAL_CACHE_TTL_MS = 5_000
 
+/** How often expired key lookups are swept out (on the next lookup after this many ms). */
+const SWEEP_INTERVAL_MS = 1_000
+
 /** Most keys whose lookup is kept (the oldest kept goes first past it). */
 const MAX_CACHED_KEYS = 10_000
 
@@ -60,20 +63,25 @@ export class AgentService {
   readonly #byKey = new Map<string, CachedAgent>()
   readonly #ttlMs: number
   readonly #maxKeys: number
+  /** `performance.now()` at which expired entries (and the raw keys they hold) are next swept out. */
+  #nextSweep = 0
+  readonly #sweepIntervalMs: number
 
   /**
    * @param options.cacheTtlMs how long a key lookup is trusted; default {@link CREDENTIAL_CACHE_TTL_MS}
    * @param options.maxKeys most key lookups kept; default {@link MAX_CACHED_KEYS}
+   * @param options.sweepIntervalMs how often expired lookups are swept out; default {@link SWEEP_INTERVAL_MS}
    */
   constructor(
     private readonly store: Store,
     private readonly invalidator: Invalidator,
     private readonly seats: number | undefined,
-    options: { cacheTtlMs?: number; maxKeys?: number } = {},
+    options: { cacheTtlMs?: number; maxKeys?: number; sweepIntervalMs?: number } = {},
   ) {
     // 0 keeps its lru-cache meaning: no expiry.
     this.#ttlMs = options.cacheTtlMs || Number.POSITIVE_INFINITY
     this.#maxKeys = Math.max(1, options.maxKeys ?? MAX_CACHED_KEYS)
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS
     invalidator.on('agent', (keyHash) => this.#forget(keyHash))
     invalidator.onReset(() => {
       this.#byHash.clear()
@@ -92,6 +100,7 @@ export class AgentService {
    */
   byKeyNow(key: string): AgentRecord | Promise<AgentRecord | undefined> {
     const now = performance.now()
+    if (now >= this.#nextSweep) this.#sweep(now)
     const known = this.#byKey.get(key)
     if (known !== undefined) {
       if (now < known.expires) return known.agent
@@ -131,6 +140,24 @@ export class AgentService {
     if (entry.key !== undefined) this.#byKey.delete(entry.key)
     entry.key = key
     this.#byKey.set(key, entry)
+  }
+
+  /**
+   * Drop the expired entries, so a raw key is not kept long after its lookup stopped being trusted (at most
+   * about a second more). Entries are kept in the order they were loaded, all with the same TTL, so the
+   * expired ones are the first ones.
+   */
+  #sweep(now: number): void {
+    this.#nextSweep = now + this.#sweepIntervalMs
+    for (const entry of this.#byHash.values()) {
+      if (now < entry.expires) break
+      this.#drop(entry)
+    }
+  }
+
+  /** How many key lookups are kept (each holds its raw key). */
+  get cachedKeys(): number {
+    return this.#byHash.size
   }
 
   /** An invalidation: the key of this hash is read from the store on its next call. */

@@ -126,6 +126,22 @@ describe('agent key cache', () => {
     assert.equal(await lookup(agents, apiKey), undefined)
   })
 
+  it('sweeps out expired lookups, raw keys included, without waiting for the same key again', async () => {
+    const store = new CountingStore()
+    const invalidator = new Invalidator(new MemoryEventBus())
+    await invalidator.start()
+    const agents = new AgentService(store, invalidator, undefined, { cacheTtlMs: 40, sweepIntervalMs: 10 })
+    const audit = new AuditTrail(store)
+    const keys: string[] = []
+    for (let i = 0; i < 3; i++) keys.push((await agents.create(`s${i}`, null, audit, change)).apiKey)
+    for (const key of keys) await lookup(agents, key)
+    assert.equal(agents.cachedKeys, 3)
+    await sleep(60)
+    const { apiKey: fresh } = await agents.create('s3', null, audit, change)
+    await lookup(agents, fresh)
+    assert.equal(agents.cachedKeys, 1, 'the three expired lookups went at the next lookup of another key')
+  })
+
   it('never answers an unknown key, and does not cache misses', async () => {
     const { store, agents } = await setup()
     assert.equal(await lookup(agents, 'gov_nope'), undefined)
