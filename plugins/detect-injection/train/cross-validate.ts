@@ -124,8 +124,27 @@ function shuffled(names: string[], random: () => number): string[] {
   return names
 }
 
-/** Every row's source group, and the groups (all, and those with attacks) of the rows `trains` keeps. */
-function trainingGroups(rows: readonly Row[], trains: (i: number) => boolean) {
+/** A model fitted on the rows `keep` accepts (the trials' other inputs fixed). */
+type Fit = (keep: (i: number) => boolean) => { weights: Float32Array; bias: number }
+
+/** The trials' view of the training rows: which train this channel, their source groups, and the groups' kinds. */
+interface TrainingGroups {
+  /** The rows the model is trained on (the trials fit on subsets of these). */
+  readonly include: (i: number) => boolean
+  readonly trains: (i: number) => boolean
+  readonly groupsOf: readonly string[]
+  readonly all: ReadonlySet<string>
+  readonly withPositives: ReadonlySet<string>
+}
+
+/** Every row's source group, and the groups (all, and those with attacks) of the rows of `include` that train `channel`. */
+function trainingGroups(
+  rows: readonly Row[],
+  include: (i: number) => boolean,
+  channel: Channel,
+): TrainingGroups {
+  const trains = (i: number) =>
+    include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
   const groupsOf = rows.map((row) => sourceGroup(row.source))
   const withPositives = new Set<string>()
   const all = new Set<string>()
@@ -134,7 +153,7 @@ function trainingGroups(rows: readonly Row[], trains: (i: number) => boolean) {
     all.add(groupsOf[i])
     if (row.label === 1) withPositives.add(groupsOf[i])
   })
-  return { groupsOf, all, withPositives }
+  return { include, trains, groupsOf, all, withPositives }
 }
 
 /** Each group's half (0 or 1): the groups with positives alternate, and so do the others, in a seeded order. */
@@ -149,20 +168,10 @@ function groupHalves(all: ReadonlySet<string>, withPositives: ReadonlySet<string
 
 /** {@link TRAIN_FLAGS}' `signStable`: the L2 multiplier per feature from two models on complementary halves of the groups. */
 function signStableScale(
-  rows: readonly Row[],
-  channel: Channel,
-  examples: readonly Example[][],
-  include: (i: number) => boolean,
+  { include, groupsOf, all, withPositives }: TrainingGroups,
+  fit: Fit,
   options: TrainOptions,
-  extra: readonly Example[][],
-  rowWeights: Float64Array | undefined,
-  augmented: AugmentedExamples | undefined,
-  leftOut: string | undefined,
 ): Float32Array {
-  const { groupsOf, all, withPositives } = trainingGroups(
-    rows,
-    (i) => include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks),
-  )
   const size = 1 << options.bits
   const positive = new Uint8Array(size)
   const negative = new Uint8Array(size)
@@ -170,17 +179,7 @@ function signStableScale(
   for (let r = 0; r < splits; r++) {
     const half = groupHalves(all, withPositives, options.seed + 1000 * r)
     for (const side of [0, 1]) {
-      const { weights } = trainOne(
-        rows,
-        channel,
-        examples,
-        (i) => include(i) && half.get(groupsOf[i]) === side,
-        options,
-        extra,
-        rowWeights,
-        augmented,
-        leftOut,
-      )
+      const { weights } = fit((i) => include(i) && half.get(groupsOf[i]) === side)
       for (let f = 0; f < size; f++) {
         if (weights[f] > 0) positive[f]++
         else if (weights[f] < 0) negative[f]++
@@ -207,33 +206,17 @@ function signStableScale(
 /** {@link TRAIN_FLAGS}' `hardWeight`: row weights raised where models without the row's group err. */
 function hardRowWeights(
   rows: readonly Row[],
-  channel: Channel,
   examples: readonly Example[][],
-  include: (i: number) => boolean,
+  { include, trains, groupsOf, all, withPositives }: TrainingGroups,
+  fit: Fit,
   options: TrainOptions,
-  extra: readonly Example[][],
   rowWeights: Float64Array | undefined,
-  augmented: AugmentedExamples | undefined,
-  leftOut: string | undefined,
 ): Float64Array {
-  const trains = (i: number) =>
-    include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
-  const { groupsOf, all, withPositives } = trainingGroups(rows, trains)
   const half = groupHalves(all, withPositives, options.seed)
   const weights = Float64Array.from(rows, (_, i) => (rowWeights ? rowWeights[i] : 1))
   const C = TRAIN_FLAGS.hardWeight
   for (const side of [0, 1]) {
-    const model = trainOne(
-      rows,
-      channel,
-      examples,
-      (i) => include(i) && half.get(groupsOf[i]) !== side,
-      options,
-      extra,
-      rowWeights,
-      augmented,
-      leftOut,
-    )
+    const model = fit((i) => include(i) && half.get(groupsOf[i]) !== side)
     rows.forEach((row, i) => {
       if (!trains(i) || half.get(groupsOf[i]) !== side) return
       const p = 1 / (1 + Math.exp(-rowLogit(model.weights, model.bias, examples[i], options.cues === true)))
@@ -348,46 +331,19 @@ export function trainChannel(
 ): { weights: Float32Array; bias: number } {
   // The trials below were measured on the direct channel only; the tool model trains as before.
   const trial = channel === 'direct'
-  if (trial && TRAIN_FLAGS.signStable > 0)
-    options = {
-      ...options,
-      l2Scale: signStableScale(
-        rows,
-        channel,
-        examples,
-        include,
-        options,
-        extra,
-        rowWeights,
-        augmented,
-        leftOut,
-      ),
-    }
-  if (trial && TRAIN_FLAGS.hardWeight > 0)
-    rowWeights = hardRowWeights(
-      rows,
-      channel,
-      examples,
-      include,
-      options,
-      extra,
-      rowWeights,
-      augmented,
-      leftOut,
-    )
   const bags = trial ? TRAIN_FLAGS.groupBags : 1
+  if (!trial || (TRAIN_FLAGS.signStable <= 0 && TRAIN_FLAGS.hardWeight <= 0 && bags <= 1))
+    return trainOne(rows, channel, examples, include, options, extra, rowWeights, augmented, leftOut)
+  // The trials' models see the options and row weights as they stand when each is fitted.
+  const fit: Fit = (keep) =>
+    trainOne(rows, channel, examples, keep, options, extra, rowWeights, augmented, leftOut)
+  const groups = trainingGroups(rows, include, channel)
+  if (TRAIN_FLAGS.signStable > 0) options = { ...options, l2Scale: signStableScale(groups, fit, options) }
+  if (TRAIN_FLAGS.hardWeight > 0)
+    rowWeights = hardRowWeights(rows, examples, groups, fit, options, rowWeights)
   if (bags > 1) {
     // Trial: the average of models trained on random shares of the groups (group bagging).
-    const groupsOf = rows.map((row) => sourceGroup(row.source))
-    const trains = (i: number) =>
-      include(i) && trainsChannel(rows[i], channel, TRAIN_FLAGS.directLearnsToolAttacks)
-    const withPositives = new Set<string>()
-    const all = new Set<string>()
-    rows.forEach((row, i) => {
-      if (!trains(i)) return
-      all.add(groupsOf[i])
-      if (row.label === 1) withPositives.add(groupsOf[i])
-    })
+    const { groupsOf, all, withPositives } = groups
     const pick = (names: string[], random: () => number) =>
       shuffled(names, random).slice(0, Math.max(1, Math.round(names.length * TRAIN_FLAGS.bagShare)))
     const weights = new Float32Array(1 << options.bits)
@@ -398,17 +354,7 @@ export function trainChannel(
         ...pick([...withPositives].sort(), random),
         ...pick([...all].filter((g) => !withPositives.has(g)).sort(), random),
       ])
-      const model = trainOne(
-        rows,
-        channel,
-        examples,
-        (i) => include(i) && chosen.has(groupsOf[i]),
-        options,
-        extra,
-        rowWeights,
-        augmented,
-        leftOut,
-      )
+      const model = fit((i) => include(i) && chosen.has(groupsOf[i]))
       for (let f = 0; f < weights.length; f++) weights[f] += model.weights[f] / bags
       bias += model.bias / bags
     }
