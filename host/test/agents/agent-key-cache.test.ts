@@ -27,13 +27,26 @@ class CountingStore extends MemoryStore {
   }
 }
 
-async function setup(cacheTtlMs?: number) {
+async function setup(options: ConstructorParameters<typeof AgentService>[3] = {}) {
   const store = new CountingStore()
   const bus = new MemoryEventBus()
   const invalidator = new Invalidator(bus)
   await invalidator.start()
-  const agents = new AgentService(store, invalidator, undefined, cacheTtlMs ? { cacheTtlMs } : {})
+  const agents = new AgentService(store, invalidator, undefined, options)
   return { store, bus, invalidator, agents, audit: new AuditTrail(store) }
+}
+
+/** Create `count` agents named `prefix0`… and look each key up once (so each is cached); their keys. */
+async function createAndLookUp(
+  { agents, audit }: Awaited<ReturnType<typeof setup>>,
+  prefix: string,
+  count: number,
+): Promise<string[]> {
+  const keys: string[] = []
+  for (let i = 0; i < count; i++)
+    keys.push((await agents.create(`${prefix}${i}`, null, audit, change)).apiKey)
+  for (const key of keys) await lookup(agents, key)
+  return keys
 }
 
 /** `byKeyNow`, awaited when it answers with a promise. */
@@ -54,7 +67,7 @@ describe('agent key cache', () => {
   })
 
   it('refuses a rotated key on the very next call and accepts the new one', async () => {
-    const { agents, audit } = await setup(600_000)
+    const { agents, audit } = await setup({ cacheTtlMs: 600_000 })
     const { apiKey: oldKey } = await agents.create('a2', null, audit, change)
     assert.equal((await lookup(agents, oldKey))?.agent_id, 'a2')
     assert.equal((agents.byKeyNow(oldKey) as AgentRecord).agent_id, 'a2', 'cached by the raw key')
@@ -65,7 +78,7 @@ describe('agent key cache', () => {
   })
 
   it('refuses a deleted key on the very next call', async () => {
-    const { agents, audit } = await setup(600_000)
+    const { agents, audit } = await setup({ cacheTtlMs: 600_000 })
     const { apiKey } = await agents.create('a3', null, audit, change)
     await lookup(agents, apiKey)
     await lookup(agents, apiKey)
@@ -75,7 +88,7 @@ describe('agent key cache', () => {
   })
 
   it('sees a pipeline assignment on the next call', async () => {
-    const { store, agents, audit } = await setup(600_000)
+    const { store, agents, audit } = await setup({ cacheTtlMs: 600_000 })
     await store.createPipeline({ pipeline_id: 'p1', preset: 'standard', overrides: {}, allow_flags: [] })
     const { apiKey } = await agents.create('a4', null, audit, change)
     assert.equal((await lookup(agents, apiKey))?.pipeline_id, null)
@@ -84,7 +97,7 @@ describe('agent key cache', () => {
   })
 
   it('drops everything on a reset and on an invalidation by hash from another replica', async () => {
-    const { store, bus, invalidator, agents, audit } = await setup(600_000)
+    const { store, bus, invalidator, agents, audit } = await setup({ cacheTtlMs: 600_000 })
     const { apiKey } = await agents.create('a5', null, audit, change)
     await lookup(agents, apiKey)
     const before = store.lookups
@@ -109,7 +122,7 @@ describe('agent key cache', () => {
   })
 
   it('reads an expired lookup again', async () => {
-    const { store, agents, audit } = await setup(40)
+    const { store, agents, audit } = await setup({ cacheTtlMs: 40 })
     const { apiKey } = await agents.create('a6', null, audit, change)
     await lookup(agents, apiKey)
     const before = store.lookups
@@ -127,14 +140,9 @@ describe('agent key cache', () => {
   })
 
   it('sweeps out expired lookups, raw keys included, without waiting for the same key again', async () => {
-    const store = new CountingStore()
-    const invalidator = new Invalidator(new MemoryEventBus())
-    await invalidator.start()
-    const agents = new AgentService(store, invalidator, undefined, { cacheTtlMs: 40, sweepIntervalMs: 10 })
-    const audit = new AuditTrail(store)
-    const keys: string[] = []
-    for (let i = 0; i < 3; i++) keys.push((await agents.create(`s${i}`, null, audit, change)).apiKey)
-    for (const key of keys) await lookup(agents, key)
+    const t = await setup({ cacheTtlMs: 40, sweepIntervalMs: 10 })
+    const { agents, audit } = t
+    await createAndLookUp(t, 's', 3)
     assert.equal(agents.cachedKeys, 3)
     await sleep(60)
     const { apiKey: fresh } = await agents.create('s3', null, audit, change)
@@ -150,14 +158,9 @@ describe('agent key cache', () => {
   })
 
   it('stays bounded: past the bound the oldest lookup goes first', async () => {
-    const store = new CountingStore()
-    const invalidator = new Invalidator(new MemoryEventBus())
-    await invalidator.start()
-    const agents = new AgentService(store, invalidator, undefined, { cacheTtlMs: 600_000, maxKeys: 2 })
-    const audit = new AuditTrail(store)
-    const keys: string[] = []
-    for (let i = 0; i < 3; i++) keys.push((await agents.create(`b${i}`, null, audit, change)).apiKey)
-    for (const key of keys) await lookup(agents, key)
+    const t = await setup({ cacheTtlMs: 600_000, maxKeys: 2 })
+    const { store, agents } = t
+    const keys = await createAndLookUp(t, 'b', 3)
     const before = store.lookups
     assert.equal(((await lookup(agents, keys[2] as string)) as AgentRecord).agent_id, 'b2')
     assert.equal(((await lookup(agents, keys[1] as string)) as AgentRecord).agent_id, 'b1')
