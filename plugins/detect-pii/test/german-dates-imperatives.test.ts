@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { makeExchange, makeRequestContext } from '@gov/core/testing'
-import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
 import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
 import { codeUnits } from '../src/code-units.js'
 import { germanText } from '../src/entities/not-names.js'
 import { tokenize } from '../src/entities/tokenize.js'
-import { sharedGazetteer } from '../src/gazetteer-loader.js'
-import { withDefaults } from '../src/settings.js'
-import { makeStep } from './helpers.js'
+import { defaultAnalyzerOptions, makeStep } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
-  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+  options = await defaultAnalyzerOptions()
 })
 const found = (text: string) =>
   analyzeChunk(text, options).map((d) => `${d.type}:${text.slice(d.start, d.end)}`)

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
 import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { sharedGazetteer } from '../src/gazetteer-loader.js'
-import { withDefaults } from '../src/settings.js'
+import { defaultAnalyzerOptions } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
-  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+  options = await defaultAnalyzerOptions()
 })
 const found = (text: string) =>
   analyzeChunk(text, options)

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { makeExchange, makeRequestContext } from '@gov/core/testing'
-import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
 import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { sharedGazetteer } from '../src/gazetteer-loader.js'
-import { withDefaults } from '../src/settings.js'
-import { makeStep } from './helpers.js'
+import { defaultAnalyzerOptions, makeStep } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
-  options = analyzerOptions(plainOptions(withDefaults()), await sharedGazetteer())
+  options = await defaultAnalyzerOptions()
 })
 /** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
 const found = (text: string) =>
