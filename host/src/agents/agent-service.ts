@@ -1,6 +1,7 @@
 import { GovError } from '@gov/core'
 import type { AdminAudit, AdminChange } from '../audit/admin-entry.js'
 import { generateAgentKey, hashKey, keyPrefix } from '../auth/credentials.js'
+import { DeadlineEntry, DeadlineMap } from '../kv/deadline-map.js'
 import type { AgentRecord, Store } from '../storage/store.js'
 import type { Invalidator } from './invalidator.js'
 
@@ -36,15 +37,14 @@ const SWEEP_INTERVAL_MS = 1_000
 /** Most keys whose lookup is kept (the oldest kept goes first past it). */
 const MAX_CACHED_KEYS = 10_000
 
-/** A cached key lookup: the agent of the key whose SHA-256 is `hash`. */
+/** A cached key lookup: the agent of the key whose SHA-256 is the entry's key. */
 interface CachedAgent {
-  readonly hash: string
   readonly agent: AgentRecord
-  /** `performance.now()` past which the lookup is read again from the store. */
-  readonly expires: number
   /** The raw key it was found by, so an invalidation by hash also drops the entry by key. */
   key: string | undefined
 }
+
+type AgentEntry = DeadlineEntry<string, CachedAgent>
 
 /**
  * Agents and their keys. The key is shown once, at creation or rotation; only
@@ -59,18 +59,16 @@ interface CachedAgent {
  * about another key (the store is still queried by the hash).
  */
 export class AgentService {
-  readonly #byHash = new Map<string, CachedAgent>()
-  readonly #byKey = new Map<string, CachedAgent>()
-  readonly #ttlMs: number
-  readonly #maxKeys: number
-  /** `performance.now()` at which expired entries (and the raw keys they hold) are next swept out. */
-  #nextSweep = 0
-  readonly #sweepIntervalMs: number
+  /** Lookups by key hash, in the order they were loaded; whatever drops one also unlinks its raw key. */
+  readonly #byHash: DeadlineMap<string, CachedAgent>
+  /** The same entries by the raw key they were found by. */
+  readonly #byKey = new Map<string, AgentEntry>()
 
   /**
    * @param options.cacheTtlMs how long a key lookup is trusted; default {@link CREDENTIAL_CACHE_TTL_MS}
    * @param options.maxKeys most key lookups kept; default {@link MAX_CACHED_KEYS}
-   * @param options.sweepIntervalMs how often expired lookups are swept out; default {@link SWEEP_INTERVAL_MS}
+   * @param options.sweepIntervalMs how often expired lookups (and the raw keys they hold) are swept out;
+   *   default {@link SWEEP_INTERVAL_MS}
    */
   constructor(
     private readonly store: Store,
@@ -78,15 +76,15 @@ export class AgentService {
     private readonly seats: number | undefined,
     options: { cacheTtlMs?: number; maxKeys?: number; sweepIntervalMs?: number } = {},
   ) {
-    // 0 keeps its lru-cache meaning: no expiry.
-    this.#ttlMs = options.cacheTtlMs || Number.POSITIVE_INFINITY
-    this.#maxKeys = Math.max(1, options.maxKeys ?? MAX_CACHED_KEYS)
-    this.#sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS
-    invalidator.on('agent', (keyHash) => this.#forget(keyHash))
-    invalidator.onReset(() => {
-      this.#byHash.clear()
-      this.#byKey.clear()
+    this.#byHash = new DeadlineMap({
+      // 0 keeps its lru-cache meaning: no expiry.
+      ttlMs: options.cacheTtlMs || Number.POSITIVE_INFINITY,
+      max: options.maxKeys ?? MAX_CACHED_KEYS,
+      sweepIntervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+      onDrop: (entry) => this.#unlink(entry),
     })
+    invalidator.on('agent', (keyHash) => this.#byHash.delete(keyHash))
+    invalidator.onReset(() => this.#byHash.clear())
   }
 
   async byKey(key: string): Promise<AgentRecord | undefined> {
@@ -100,75 +98,45 @@ export class AgentService {
    */
   byKeyNow(key: string): AgentRecord | Promise<AgentRecord | undefined> {
     const now = performance.now()
-    if (now >= this.#nextSweep) this.#sweep(now)
+    this.#byHash.sweepDue(now)
     const known = this.#byKey.get(key)
     if (known !== undefined) {
-      if (now < known.expires) return known.agent
-      this.#drop(known)
+      if (now < known.expires) return known.value.agent
+      this.#byHash.drop(known)
     }
     const hash = hashKey(key)
-    const cached = this.#byHash.get(hash)
+    const cached = this.#byHash.entry(hash, now)
     if (cached !== undefined) {
-      if (now < cached.expires) {
-        this.#link(key, cached)
-        return cached.agent
-      }
-      this.#drop(cached)
+      this.#link(key, cached)
+      return cached.value.agent
     }
     return this.#load(key, hash)
   }
 
   async #load(key: string, hash: string): Promise<AgentRecord | undefined> {
     const agent = await this.store.getAgentByKeyHash(hash)
-    if (agent) {
-      const entry: CachedAgent = { hash, agent, expires: performance.now() + this.#ttlMs, key: undefined }
-      const earlier = this.#byHash.get(hash)
-      if (earlier) this.#drop(earlier)
-      if (this.#byHash.size >= this.#maxKeys) {
-        const oldest = this.#byHash.values().next().value as CachedAgent
-        this.#drop(oldest)
-      }
-      this.#byHash.set(hash, entry)
-      this.#link(key, entry)
-    }
+    if (agent) this.#link(key, this.#byHash.set(hash, { agent, key: undefined }))
     return agent
   }
 
   /** Find `entry` by `key` too (a hash has one key: SHA-256 has no known collisions). */
-  #link(key: string, entry: CachedAgent): void {
-    if (entry.key === key) return
-    if (entry.key !== undefined) this.#byKey.delete(entry.key)
-    entry.key = key
+  #link(key: string, entry: AgentEntry): void {
+    const cached = entry.value
+    if (cached.key === key) return
+    if (cached.key !== undefined) this.#byKey.delete(cached.key)
+    cached.key = key
     this.#byKey.set(key, entry)
   }
 
-  /**
-   * Drop the expired entries, so a raw key is not kept long after its lookup stopped being trusted (at most
-   * about a second more). Entries are kept in the order they were loaded, all with the same TTL, so the
-   * expired ones are the first ones.
-   */
-  #sweep(now: number): void {
-    this.#nextSweep = now + this.#sweepIntervalMs
-    for (const entry of this.#byHash.values()) {
-      if (now < entry.expires) break
-      this.#drop(entry)
-    }
+  /** An entry left the hash map: it is no longer found by its raw key either. */
+  #unlink(entry: AgentEntry): void {
+    const key = entry.value.key
+    if (key !== undefined && this.#byKey.get(key) === entry) this.#byKey.delete(key)
   }
 
   /** How many key lookups are kept (each holds its raw key). */
   get cachedKeys(): number {
     return this.#byHash.size
-  }
-
-  /** An invalidation: the key of this hash is read from the store on its next call. */
-  #forget(hash: string): void {
-    const entry = this.#byHash.get(hash)
-    if (entry) this.#drop(entry)
-  }
-
-  #drop(entry: CachedAgent): void {
-    if (this.#byHash.get(entry.hash) === entry) this.#byHash.delete(entry.hash)
-    if (entry.key !== undefined && this.#byKey.get(entry.key) === entry) this.#byKey.delete(entry.key)
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Invalidator } from '../agents/invalidator.js'
 import type { AdminAudit, AdminChange } from '../audit/admin-entry.js'
 import { type ResolvedStep, resolvePipeline } from '../chain/pipeline-resolver.js'
 import type { PluginRegistry } from '../chain/plugin-registry.js'
+import { DeadlineMap } from '../kv/deadline-map.js'
 import { findUnstorable } from '../storage/storable.js'
 import type { PipelineInput, PipelineRecord, Store } from '../storage/store.js'
 
@@ -23,21 +24,19 @@ const MAX_CACHED_PIPELINES = 5_000
  */
 export class PipelineService {
   /**
-   * Cached pipelines by id, with the `performance.now()` past which each is
-   * read again: same bound as credentials, a change reaches a replica cut off
-   * from the bus within 5 s. A `Map` with a deadline per entry (oldest first
-   * past {@link MAX_CACHED_PIPELINES}) rather than lru-cache, whose `get` with
-   * a TTL cost ~4 k instructions per call on the hot path.
+   * Cached pipelines by id, each read again past its deadline: same bound as
+   * credentials, a change reaches a replica cut off from the bus within 5 s.
    */
-  readonly #cache = new Map<string, { record: PipelineRecord; expires: number }>()
+  readonly #cache: DeadlineMap<string, PipelineRecord>
 
   constructor(
     private readonly store: Store,
     private readonly registry: PluginRegistry,
     private readonly invalidator: Invalidator,
     private readonly onRemoved: (pipelineId: string) => void,
-    private readonly cacheTtlMs = CREDENTIAL_CACHE_TTL_MS,
+    cacheTtlMs = CREDENTIAL_CACHE_TTL_MS,
   ) {
+    this.#cache = new DeadlineMap({ ttlMs: cacheTtlMs, max: MAX_CACHED_PIPELINES })
     invalidator.on('pipeline', (id) => this.#cache.delete(id))
     invalidator.onReset(() => this.#cache.clear())
   }
@@ -49,22 +48,12 @@ export class PipelineService {
 
   /** {@link find} without a promise when the pipeline is cached. */
   findNow(pipelineId: string): PipelineRecord | Promise<PipelineRecord | undefined> {
-    const cached = this.#cache.get(pipelineId)
-    if (cached !== undefined) {
-      if (performance.now() < cached.expires) return cached.record
-      this.#cache.delete(pipelineId)
-    }
-    return this.#load(pipelineId)
+    return this.#cache.get(pipelineId) ?? this.#load(pipelineId)
   }
 
   async #load(pipelineId: string): Promise<PipelineRecord | undefined> {
     const record = await this.store.getPipeline(pipelineId)
-    if (record) {
-      this.#cache.delete(pipelineId)
-      if (this.#cache.size >= MAX_CACHED_PIPELINES)
-        this.#cache.delete(this.#cache.keys().next().value as string)
-      this.#cache.set(pipelineId, { record, expires: performance.now() + this.cacheTtlMs })
-    }
+    if (record) this.#cache.set(pipelineId, record)
     return record
   }
 
