@@ -15,6 +15,14 @@ export interface LeaderFlight {
   complete(value: string, keepMs?: number): Promise<void>
   /** Give up: followers waiting now get `undefined` and do the work themselves. */
   abandon(): Promise<void>
+  /**
+   * False when no follower waits for this flight's result now (flights in one
+   * process can tell); absent, or true, when one may (flights across replicas
+   * cannot tell). Asked and acted on in the same synchronous run, it lets a
+   * leader skip building a result nobody reads: with no follower waiting and
+   * nothing kept, `abandon` ends the flight exactly as `complete` would.
+   */
+  hasFollowers?(): boolean
 }
 
 /** Another call leads: wait for its result. */

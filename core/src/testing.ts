@@ -413,6 +413,8 @@ export class MemoryFlights implements Flights {
       role: 'leader',
       complete: async (value, keepMs) => end(value, keepMs),
       abandon: async () => end(undefined),
+      // A follower that timed out still counts: a leader then completes, as it would without this method.
+      hasFollowers: () => flight.waiters.length > 0,
     }
   }
 }

@@ -70,7 +70,16 @@ export class LocalFlights implements Flights {
       role: 'leader',
       complete: async (value, keepMs = 0) => this.#end(key, flight, value, keepMs),
       abandon: async () => this.#end(key, flight, undefined, 0),
+      hasFollowers: () => this.#hasFollowers(key, flight),
     }
+  }
+
+  /** True when a follower waits for `flight` (followers of an earlier flight of the key do not count). */
+  #hasFollowers(key: string, flight: Running): boolean {
+    const waiters = this.#waiters.get(key)
+    if (waiters === undefined) return false
+    for (const waiter of waiters) if (waiter.flight === flight) return true
+    return false
   }
 
   /** Flights and kept results held, expired ones not swept yet included (tests). */

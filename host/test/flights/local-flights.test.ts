@@ -96,6 +96,27 @@ describe('LocalFlights', () => {
     await next.complete('next answer')
   })
 
+  it('tells a leader whether a follower waits for its flight (not one of an earlier flight of the key)', async () => {
+    const time = clock()
+    const flights = new LocalFlights(time.now)
+    const first = leader(await flights.join('k', 100))
+    assert.equal(first.hasFollowers?.(), false, 'nobody waits yet')
+    const joined = follower(await flights.join('k', 100))
+    assert.equal(first.hasFollowers?.(), false, 'joined, not waiting yet')
+    const waited = joined.wait(5000)
+    assert.equal(first.hasFollowers?.(), true)
+    time.move(100)
+    const second = leader(await flights.join('k', 100))
+    assert.equal(second.hasFollowers?.(), false, 'the waiting follower is the first flight`s')
+    const timedOut = follower(await flights.join('k', 100)).wait(1)
+    assert.equal(second.hasFollowers?.(), true)
+    assert.equal(await timedOut, undefined)
+    assert.equal(second.hasFollowers?.(), false, 'a follower that gave up no longer waits')
+    await first.complete('first')
+    assert.equal(await waited, 'first')
+    assert.equal(first.hasFollowers?.(), false)
+  })
+
   it('keeps a completed result for late joiners for keepMs, then not', async () => {
     const time = clock()
     const flights = new LocalFlights(time.now)

@@ -73,6 +73,12 @@ export class DedupeStep implements StepInstance {
     if (!state) return
     const flight = state.flight
     state.flight = undefined
+    // Nobody would read the answer's JSON: not kept for replay, and no follower waits (an in-process flight
+    // can tell; ending it without a result is then the same as completing it).
+    if (!state.store && (flight === undefined || flight.hasFollowers?.() === false)) {
+      await flight?.abandon()
+      return
+    }
     const body = ctx.outcome.kind === 'success' ? JSON.stringify(ctx.outcome.answer.body) : undefined
     if (body === undefined || Buffer.byteLength(body) > this.settings.max_answer_bytes) {
       await flight?.abandon()

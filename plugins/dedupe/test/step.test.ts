@@ -38,6 +38,11 @@ function answered(exchange: ReturnType<typeof ask>, text: string) {
   })
 }
 
+/** The key `onRequest` gives a request of `text` from the test context's call. */
+function requestKeyOf(text: string): string {
+  return requestKey(makeRequestContext(ask(text)).call, ask(text))
+}
+
 describe('dedupe step', () => {
   it('declares its name and defaults', () => {
     assert.equal(plugin.name, 'dedupe')
@@ -115,6 +120,44 @@ describe('dedupe step', () => {
       ),
     )
     assert.equal((await follower).kind, 'continue')
+  })
+
+  it('does not serialise an answer that no follower waits for and that is not kept for replay', async () => {
+    const flights = new MemoryFlights()
+    const step = new DedupeStep(defaults, makeServices('dedupe', { flights }))
+    /** An outcome whose answer body counts how often it is written as JSON. */
+    const counted = (text: string, state: Map<string, unknown>) => {
+      const outcome = answered(ask(text), 'an answer')
+      let written = 0
+      Object.assign(outcome.outcome.kind === 'success' ? outcome.outcome.answer.body : {}, {
+        toJSON() {
+          written++
+          return { text: 'an answer' }
+        },
+      })
+      return { ctx: { ...outcome, state }, written: () => written }
+    }
+    const alone = new Map<string, unknown>()
+    await step.onRequest(makeRequestContext(ask('alone'), { state: alone }))
+    const first = counted('alone', alone)
+    await step.onUpstreamOutcome(first.ctx)
+    assert.equal(first.written(), 0, 'no follower, not deterministic: nobody reads it')
+    assert.equal((await flights.join(requestKeyOf('alone'), 1000)).role, 'leader', 'the flight ended')
+
+    const kept = new Map<string, unknown>()
+    await step.onRequest(makeRequestContext(ask('kept', { temperature: 0 }), { state: kept }))
+    const second = counted('kept', kept)
+    await step.onUpstreamOutcome(second.ctx)
+    assert.equal(second.written(), 1, 'a deterministic answer is kept for replay')
+
+    const awaited = new Map<string, unknown>()
+    await step.onRequest(makeRequestContext(ask('awaited'), { state: awaited }))
+    const waiting = step.onRequest(makeRequestContext(ask('awaited')))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const third = counted('awaited', awaited)
+    await step.onUpstreamOutcome(third.ctx)
+    assert.equal(third.written(), 1, 'a follower waits for it')
+    assert.equal((await waiting).kind, 'respond')
   })
 
   it('does nothing with coalescing and replay off', async () => {
