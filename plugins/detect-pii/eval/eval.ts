@@ -332,7 +332,7 @@ for (const row of part) {
   for (const t of new Set(preds.map((p) => p.type))) byType.set(t, (byType.get(t) ?? 0) + 1)
   if (tune)
     console.log(
-      `CHANGED ${preds.map((p) => `${p.type}:${JSON.stringify(row.text.slice(p.start, p.end))}`).join(' ')} | ${JSON.stringify(row.text.slice(0, 160))}`,
+      `${preds.some(refuses) ? 'REFUSED' : 'CHANGED'} ${preds.map((p) => `${p.type}:${JSON.stringify(row.text.slice(p.start, p.end))}:${(p.score ?? 0).toFixed(2)}`).join(' ')} | ${JSON.stringify(row.text.slice(0, 160))}`,
     )
 }
 const LABELLED_SAMPLE = 300

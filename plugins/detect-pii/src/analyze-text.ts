@@ -3,6 +3,7 @@ import { scratchCodeUnits } from './code-units.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
 import { withoutExerciseCharacters } from './exercise-characters.js'
+import { withoutQuestionTopics } from './knowledge-question.js'
 import { personalLocations } from './location-policy.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
 import { resolveOverlaps } from './resolve-overlaps.js'
@@ -79,8 +80,12 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
   )
   const resolved = resolveOverlaps(kept)
   const personal = options.locations === 'personal'
-  // Characters of a word problem or a requested story, when nothing else in the text is personal data (0.6.5).
-  return withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal)
+  // Characters of a word problem or a requested story, when nothing else in the text is personal data (0.6.5),
+  // and the people a one-sentence knowledge question asks about (0.6.6).
+  return withoutQuestionTopics(
+    text,
+    withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal),
+  )
 }
 
 /** True when the admin's allow-list or allow patterns cover the detected value. */

@@ -85,15 +85,17 @@ export function withoutExerciseCharacters(
   placesArePersonal: boolean,
 ): Detection[] {
   let persons = 0
+  let organizations = 0
   for (const d of found) {
-    if (d.type === 'PERSON') {
+    if (d.type === 'ORGANIZATION') organizations++
+    else if (d.type === 'PERSON') {
       persons++
       const value = text.slice(d.start, d.end)
       if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value)) return found
-    } else if (d.type !== 'ORGANIZATION' && (placesArePersonal || d.type !== 'LOCATION')) return found
+    } else if (placesArePersonal || d.type !== 'LOCATION') return found
   }
-  if (persons === 0) return found
-  if (!exerciseText(text)) return found
+  if (persons === 0 && organizations === 0) return found
+  if (!exerciseText(text) && !(persons === 0 && roleRequest(text))) return found
   if (wordTest(SELF_INTRODUCTION, text.toLowerCase()) || GREETING_OR_SIGN_OFF.test(text)) return found
   for (const d of found) {
     if (d.type !== 'PERSON') continue
@@ -106,7 +108,8 @@ export function withoutExerciseCharacters(
     if (/^[ \t]+\p{Lu}\.(?:\s|$)/u.test(after)) return found
     if (/\n[ \t]*$/.test(before) && /^[ \t]*$/.test(text.slice(d.end))) return found
   }
-  return found.filter((d) => d.type !== 'PERSON')
+  // The firms and schools of the exercise go with its characters (0.6.6): "apply to Harvard University …".
+  return found.filter((d) => d.type !== 'PERSON' && d.type !== 'ORGANIZATION')
 }
 
 /**
@@ -132,6 +135,21 @@ export function exerciseText(text: string): boolean {
     (hasAny(lower, FICTION_KEYS) && wordTest(FICTION, lower) && wordTest(FICTION_REQUEST, lower)) ||
     (hasAny(lower, CODE_KEYS) && wordTest(CODE_EXERCISE, lower))
   )
+}
+
+/**
+ * A request to play a role, opening a sentence (0.6.6): "You are NASA's chief engineer …", "Imagine you are an
+ * archivist at the Library of Alexandria", "As a senior HR representative for a major studio, …". Its organisations
+ * are the scene of the role, dropped when they are the only findings (a name keeps them: "You are a support agent
+ * for Globex. Customer Anna Berg …").
+ */
+const ROLE_REQUEST =
+  /(?:^|[.!?:\n][ \t"'“*#>-]*)(?:you are|you're|you’re|imagine (?:that )?you(?: are|'re|’re)|imagine being|pretend (?:to be|you are|that you are)|role-?play(?:ing)? as|role play as|act as|take on the (?:role|persona) of|assume the (?:role|persona) of|play(?:ing)? the role of|as an? [\p{Ll} -]{0,40},)/u
+const ROLE_KEYS = ['you', 'imagine', 'pretend', 'play', 'act as', 'take on', 'assume', 'as a']
+
+function roleRequest(text: string): boolean {
+  const lower = text.toLowerCase()
+  return hasAny(lower, ROLE_KEYS) && ROLE_REQUEST.test(lower)
 }
 
 /**

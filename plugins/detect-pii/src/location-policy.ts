@@ -10,8 +10,10 @@ import type { Detection } from './pii-types.js'
 /** How far (UTF-16 units, one line) a name or contact detail may be from a place to make it personal. */
 const NEAR = 40
 // Cue words right before a place (within the same clause) that tie it to the writer or a person.
+// "You are" names the assistant's persona ("You are the Norse god Thor", "You are an ancient Egyptian scribe"), not
+// where someone lives: after "you" only a verb of living counts (0.6.6).
 const RESIDENCE =
-  /(?:\b(?:i|we|he|she|they|who|you)\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|am|'m|are|is|was|come|comes|came)\b|\bborn\b|\bhome ?town\b|\bresiden(?:ce|t)\b|\baddress\b|\bwohn\w*|\bgeboren\b|\bhabite\b|\bvivo\b|\bmoro\b|\bbor\b|\bживу\b|\bживет\b|\bживёт\b)[^.!?\n]{0,24}$/iu
+  /(?:\b(?:i|we|he|she|they|who)\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|am|'m|are|is|was|come|comes|came)\b|\byou\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|come|comes|came)\b|\bborn\b|\bhome ?town\b|\bresiden(?:ce|t)\b|\baddress\b|\bwohn\w*|\bgeboren\b|\bhabite\b|\bvivo\b|\bmoro\b|\bbor\b|\bживу\b|\bживет\b|\bживёт\b)[^.!?\n]{0,24}$/iu
 const PERSONAL: ReadonlySet<Detection['type']> = new Set([
   'PERSON',
   'STREET_ADDRESS',
@@ -30,6 +32,8 @@ export function personalLocations(text: string, detections: readonly Detection[]
       out.push(d)
       continue
     }
+    // "ancient Egyptian history", "a Martian ambassador": a people's adjective before a noun, no place (0.6.6).
+    if (DEMONYM.test(text.slice(d.start, d.end)) && /^ \p{Ll}/u.test(text.slice(d.end, d.end + 2))) continue
     const tie = locatesPerson(text, index, detections)
     if (tie === 'none') continue
     // A place tied only by a cue ("I am planning to visit London", "You are Thor") is masked, never refused
@@ -42,6 +46,9 @@ export function personalLocations(text: string, detections: readonly Detection[]
   }
   return out
 }
+
+/** One word ending like an adjective of a people or a language ("Egyptian", "Shakespearean", "Chinese", "Irish"). */
+const DEMONYM = /^\p{Lu}\p{Ll}+(?:ian|ean|ese|ish)$/u
 
 /** Highest score of a place tied to a person by a cue word alone: under the presets' `block_min_score` 0.8. */
 export const CUED_PLACE_SCORE = 0.79

@@ -115,7 +115,8 @@ describe('block_min_score: under action block only sure findings refuse', () => 
 
   it('mask_only_types: an organisation is masked and restored, never refuses; a person with it still does', async () => {
     assert.deepEqual(withDefaults().mask_only_types, [])
-    const org = 'How does the USPS price parcels?'
+    // A statement: an organisation asked about in a question is no finding since 0.6.6.
+    const org = 'Send the parcel with the USPS today.'
     const { step: before } = await makeStep({ action: 'block', block_min_score: 0.8 })
     assert.equal((await before.onRequest(makeRequestContext(userSays(org)))).kind, 'block')
     const { step } = await makeStep({
@@ -130,7 +131,7 @@ describe('block_min_score: under action block only sure findings refuse', () => 
     assert.equal(ctx.findings[0]?.type, 'ORGANIZATION')
     assert.ok(ctx.findings[0].score >= 0.8)
     assert.deepEqual(ctx.findings[0].detail, { action: 'mask' })
-    assert.equal(ex.messages[0].parts[0].text, 'How does the <ORGANIZATION_1> price parcels?')
+    assert.equal(ex.messages[0].parts[0].text, 'Send the parcel with the <ORGANIZATION_1> today.')
     const answer = makeAnswer('The <ORGANIZATION_1> prices by zone.')
     await step.onBufferedResponse(makeResponseContext(ex, answer, { state }))
     assert.equal(answer.message.parts[0].text, 'The USPS prices by zone.')

@@ -1,5 +1,5 @@
 import type { StepServices } from '@gov/core'
-import { makeServices } from '@gov/core/testing'
+import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
 import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
 import { sharedGazetteer } from '../src/gazetteer-loader.js'
@@ -14,6 +14,16 @@ export async function makeStep(
   const step = (await plugin.create(withDefaults(overrides), services)) as PiiStep
   await step.ready()
   return { step, services }
+}
+
+/**
+ * The verdict of `step` on one user message `text`, and the text that would reach the provider: `continue` with
+ * the text unchanged when nothing was found.
+ */
+export async function strictVerdict(step: PiiStep, text: string): Promise<{ kind: string; text: string }> {
+  const exchange = makeExchange([{ source: 'user', text }])
+  const verdict = await step.onRequest(makeRequestContext(exchange))
+  return { kind: verdict.kind, text: exchange.messages[0].parts[0].text ?? '' }
 }
 
 /** The analyzer's options under default settings, with the shared gazetteer. */

@@ -43,9 +43,8 @@ const NO_PERSON = [
   ],
   // A thing named by words that are no names, ending in a dictionary word.
   ['Explain how Higgs Boson decays were first measured.', ['PERSON:Higgs Boson']],
-  // A place tied to the writer by a cue alone, and a persona read as a place.
+  // A place tied to the writer by a cue alone ("You are the Norse god Thor" is no place since 0.6.6).
   ['I am planning to visit London next spring and want a cheap hotel.', ['LOCATION:London']],
-  ['You are the Norse god Thor. Share your view on wind power.', ['LOCATION:Norse', 'LOCATION:Thor']],
 ] as const
 
 describe('refusing needs evidence of a person (0.6.2)', () => {
@@ -65,7 +64,9 @@ describe('refusing needs evidence of a person (0.6.2)', () => {
       'PERSON:Palle Kreiberg!',
     ])
     // A regnal number in the name, in a question.
-    assert.deepEqual(found('Where does Thutmose III rank among pharaohs?'), ['PERSON:Thutmose III!'])
+    assert.deepEqual(found('Where does Thutmose III rank among my favourite pharaohs?'), [
+      'PERSON:Thutmose III!',
+    ])
     // Declarative text: an unknown full name is not doubtful.
     assert.deepEqual(found('Palle Kreiberg var lærer, men i sin fritid arbejdede han.'), [
       'PERSON:Palle Kreiberg!',

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { makeExchange, makeRequestContext } from '@gov/core/testing'
 import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { defaultAnalyzerOptions, makeStep } from './helpers.js'
+import { defaultAnalyzerOptions, makeStep, strictVerdict } from './helpers.js'
 
 let options: AnalyzerOptions
 before(async () => {
@@ -185,19 +184,14 @@ describe('titles, eponyms, places of a kind and words of untrained languages are
       block_min_score: 0.8,
       mask_only_types: ['ORGANIZATION'],
     })
-    for (const text of CLASSES.flatMap((c) => c.benign)) {
-      const exchange = makeExchange([{ source: 'user', text }])
-      assert.equal((await step.onRequest(makeRequestContext(exchange))).kind, 'continue', text)
-      assert.equal(exchange.messages[0].parts[0].text, text, text)
-    }
+    for (const text of CLASSES.flatMap((c) => c.benign))
+      assert.deepEqual(await strictVerdict(step, text), { kind: 'continue', text }, text)
     for (const text of [
       "Please email 'The Old Man and the Sea' to Anna Berg tomorrow.",
       'I got a letter from Alice in Accounting about the refund.',
       "Mary's disease got worse last week.",
       'I met Anna Berg in the city of Oslo.',
-    ]) {
-      const verdict = await step.onRequest(makeRequestContext(makeExchange([{ source: 'user', text }])))
-      assert.equal(verdict.kind, 'block', text)
-    }
+    ])
+      assert.equal((await strictVerdict(step, text)).kind, 'block', text)
   })
 })

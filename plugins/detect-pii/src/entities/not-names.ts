@@ -327,7 +327,21 @@ function authorName(
  * Leonardo da Vinci", "Imagine you are Marie Curie". A character, not the personal data of whoever writes.
  */
 const PERSONA =
-  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:you are|you're|you’re|imagine (?:that )?you(?: are|'re|’re)|role[- ]?play(?:ing)?(?: as)?|act as|pretend (?:to be|you are)|assume the (?:role|persona) of|take on the (?:role|persona) of|play the role of|you will play)\s+$/i
+  /(?:^|[.!?:\n]\s*|\b(?:and|now)\s+)(?:you are|you're|you’re|imagine (?:that )?you(?: are|'re|’re)|role[- ]?play(?:ing)?(?: as)?|act as|pretend (?:to be|you are)|assume the (?:role|persona) of|take on the (?:role|persona) of|play the role of|you will play)\s+(?:(?:dr|sir|prof|professor|captain|king|queen|lord|lady|general|president|emperor|saint|st)\.?\s+)?$/i
+/**
+ * A persona taken anywhere in a request (0.6.6): "Write a letter from the perspective of Amelia Earhart", "Step
+ * into the shoes of Gollum", "Write a letter as Charles Darwin", "You are tasked with impersonating Gollum".
+ */
+const PERSONA_VIEW =
+  /\b(?:from the (?:perspective|point of view|viewpoint) of|in(?:to)? the shoes of|impersonat(?:e|ing)|(?:letter|speech|diary entry|monologue|soliloquy|poem|tweet) as|as if you were)\s+(?:(?:Dr|Sir|Prof|Professor|Captain|King|Queen|Lord|Lady|General|President|Emperor|Saint|St)\.?\s+)?$/u
+/**
+ * Characters of a requested dialogue (0.6.6), multi-word names only: "Imagine a conversation between Abraham
+ * Lincoln and George Washington", "Write a dialogue between Julius Caesar and a modern-day politician", "a
+ * hypothetical debate between …". Not "Write a summary of the conversation between John Smith and …" (a report of
+ * a real one: more than two words between the article and the noun).
+ */
+const DIALOGUE_BETWEEN =
+  /\b(?:[Ii]magine|[Ww]rite|[Cc]reate|[Cc]ompose|[Ss]cript|hypothetical|fictional|imaginary)\s+(?:(?:a|an)\s+)?(?:(?!of\s)[\p{Ll}-]+\s+){0,2}(?:dialogue|debate|conversation|discussion|interview|exchange|chat) between\s+(?:(?:two|several|three) [\p{Ll}\s-]{0,30}?(?:figures|people|leaders|scientists|characters)?,?\s+)?(?:(?:\p{Lu}[\p{L}.'’-]*\s+){1,4}and\s+)?$/u
 
 /**
  * A persona described before its name (0.6.5): "You are the famed poet, William Shakespeare", "Assume you are
@@ -369,13 +383,16 @@ function persona(text: string, first: Token, last: Token, multi: boolean): boole
     AS_REQUEST.test(text.slice(last.end, last.end + 40))
   )
     return true
+  if (VIEW_WORDS.some((w) => lower.includes(w)) && PERSONA_VIEW.test(before)) return true
   if (!multi) return false
   if (PERSONA_WORDS.some((w) => lower.includes(w)) && PERSONA_DESCRIBED.test(before)) return true
+  if (lower.includes(' between ') && DIALOGUE_BETWEEN.test(before)) return true
   return FAMOUS_WORDS.some((w) => lower.includes(w)) && FAMOUS_BEFORE.test(before)
 }
 /** Words {@link CHARACTER_BEFORE}, {@link PERSONA_DESCRIBED} and {@link FAMOUS_BEFORE} cannot match without. */
 const CHARACTER_WORDS = ['charact', 'personaj', 'personnag', 'figur']
 const PERSONA_WORDS = ['you', 'imagine', 'play', 'act as', 'pretend', 'take on', 'assume']
+const VIEW_WORDS = [' of ', 'shoes', 'impersonat', ' as ', 'if you were']
 const FAMOUS_WORDS = [
   'famous',
   'famed',
@@ -700,6 +717,42 @@ const KNOWN_FOR = new Set([
   'coronation',
   'abdication',
   'characters',
+  // 0.6.6: "Angela Merkel's views on climate change", "Tim Cook's vision", "Genghis Khan's empire".
+  'views',
+  'vision',
+  'ideas',
+  'research',
+  'strategies',
+  'empire',
+  'dynasty',
+  'administration',
+  'leadership',
+  'policies',
+  'accomplishments',
+  'achievements',
+  'philanthropy',
+  'conquests',
+])
+
+/**
+ * Verbs of making a work or an idea, before "by" and the name (0.6.6): "movies directed by Spike Lee", "Which
+ * novel written by Oscar Wilde …?", "the theory proposed by …". Not "created", "designed", "sent", "made": said
+ * of anyone's spreadsheet or e-mail.
+ */
+const MADE_BY = new Set([
+  'directed',
+  'written',
+  'composed',
+  'painted',
+  'authored',
+  'illustrated',
+  'sculpted',
+  'sung',
+  'invented',
+  'discovered',
+  'coined',
+  'proposed',
+  'formulated',
 ])
 
 /** First words of a request or question: the sentence asks about its topic. */
@@ -737,6 +790,13 @@ const REQUEST_START = new Set([
   'find',
   'suggest',
   'recommend',
+  // 0.6.6: questions put as tasks ("Count the number of United Airlines flights …"). Not "translate", "extract",
+  // "classify": their text is data given to work on, which may be real ("Translate: … works for Revolver Records").
+  'count',
+  'return',
+  'rank',
+  'define',
+  'outline',
 ])
 
 /** How far the sentence around a cued name is looked for, each way (UTF-16 units). */
@@ -803,7 +863,7 @@ function topicOfQuestion(
     cue =
       (prep.key === 'by' || prep.key === 'of') &&
       !prep.cap &&
-      KNOWN_FOR.has(noun.key) &&
+      (KNOWN_FOR.has(noun.key) || (prep.key === 'by' && MADE_BY.has(noun.key))) &&
       gapOnly(prep, first) &&
       gapOnly(noun, prep)
   }
@@ -816,11 +876,38 @@ function topicOfQuestion(
       /^\s*\?/.test(text.slice(last.end, last.end + 4))
   }
   if (!cue) return persona(text, first, last, from < to)
+  return askedAbout(text, units, first, last)
+}
+
+/**
+ * True when the sentence around a name is a question (ends in "?") or opens with a request word; with `imperative`,
+ * a question word without a "?" does not count ("When the A-League began in 2005 …").
+ */
+function askedAbout(
+  text: string,
+  units: Uint16Array,
+  first: Token,
+  last: Token,
+  imperative = false,
+): boolean {
   const sentence = sentenceAround(text, units, first.start, last.end)
   if (units[sentence.to] === 63) return true
   if (!sentence.opened) return false
   const opening = /^[\s"'“‘«*#>-]*(\p{L}+)/u.exec(text.slice(sentence.from, first.start))
-  return opening !== null && REQUEST_START.has(opening[1].toLowerCase())
+  if (opening === null) return false
+  const word = opening[1].toLowerCase()
+  return REQUEST_START.has(word) && !(imperative && QUESTION_WORDS.has(word))
+}
+const QUESTION_WORDS = new Set(['who', 'what', 'when', 'where', 'why', 'how', 'which', 'whose'])
+
+/**
+ * An organisation without a legal suffix asked about (0.6.6): "What is the role of UNESCO?", "Explain how the IPCC
+ * works", "Count the United Airlines flights …". A firm or a public body is no person's data; in a question it is
+ * the topic, not a party. Not a speaker's label ("SETimes: Can you …?", "Folha -- Quem vence?").
+ */
+function organizationAskedAbout(text: string, units: Uint16Array, first: Token, last: Token): boolean {
+  if (/^\s*(?::|--|–|—)/u.test(text.slice(last.end, last.end + 4))) return false
+  return askedAbout(text, units, first, last, true)
 }
 
 function judge(
@@ -843,6 +930,12 @@ function judge(
 
   // The topic of a knowledge question: "Who was Albert Einstein?", "paintings by Van Gogh".
   if (person && topicOfQuestion(text, units, tokens, from, to)) return 'topic'
+  if (
+    d.type === 'ORGANIZATION' &&
+    !(lastFlags & ORG_SUFFIX) &&
+    organizationAskedAbout(text, units, first, last)
+  )
+    return 'drop'
 
   // Titles, interjections and kinds of people (0.6.5).
   if (titleOrInterjection(text, units, tokens, from, to, person, flagsOf)) return 'drop'

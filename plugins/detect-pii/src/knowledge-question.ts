@@ -1,0 +1,282 @@
+import type { Detection } from './pii-types.js'
+
+/**
+ * The people a one-sentence knowledge question asks about are no personal data of whoever asks (0.6.6): "How
+ * does Elon Musk handle stress in his daily life?", "When did Carl Wilhelm Scheele discover oxygen?", "Wann
+ * begannen die Briten unter William Trent mit dem Bau des Forts?". Such a text is a trivia or history question
+ * put to the model, not a message about an acquaintance.
+ *
+ * Only full names (two or more capitalised words): a lone given name in a question is far more often someone the
+ * writer knows ("Did Sarah call?"). Only when the whole text is one question of at most {@link MAX_LENGTH}
+ * characters opened by a question word ("Who", "When", "Wann", "Qui", "Что", …, or "Can you") — an instruction
+ * before a colon may come first: "Answer the following question: …" —, nothing else in it
+ * is personal data (an e-mail, phone, address, … or a place tied to a person keep the names), and nothing says
+ * the writer knows the person or asks for their private data: no first-person word ("my", "I", "we", "mein",
+ * "mi", "je", "мой", …), no "your", no relative, colleague or client ("brother", "boss", "patient"), no contact,
+ * health, money or schedule word ("phone", "address", "medical", "salary", "calendar"), no "named"/"called".
+ * The rule cannot tell fame: "When did Anna Berg join the company?" is left unmasked too (the cost of the rule).
+ */
+
+/** Longest text read as one knowledge question (UTF-16 units). */
+const MAX_LENGTH = 240
+
+/** A full name: two or more capitalised words (initials, particles and hyphens inside). */
+const FULL_NAME = /^\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:\p{Ll}{1,3}\s+)?\p{Lu}[\p{L}\p{M}'’.-]*)+$/u
+
+/**
+ * Words that make a question about someone the writer knows or about their private data, in the languages of
+ * the benign prompts. Matched on whole words of the lower-cased text.
+ */
+const PRIVATE_WORDS = new Set([
+  // first person and "your"
+  'i',
+  "i'm",
+  'im',
+  'me',
+  'my',
+  'mine',
+  'we',
+  'us',
+  'our',
+  'your',
+  'ich',
+  'mich',
+  'mir',
+  'mein',
+  'meine',
+  'meinen',
+  'meinem',
+  'meiner',
+  'wir',
+  'uns',
+  'unser',
+  'unsere',
+  'dein',
+  'deine',
+  'ihr',
+  'yo',
+  'mi',
+  'mis',
+  'nosotros',
+  'nuestro',
+  'nuestra',
+  'tu',
+  'tus',
+  'je',
+  "j'ai",
+  'moi',
+  'mon',
+  'ma',
+  'mes',
+  'nous',
+  'notre',
+  'nos',
+  'ton',
+  'ta',
+  'tes',
+  'votre',
+  'vos',
+  'io',
+  'mio',
+  'mia',
+  'miei',
+  'noi',
+  'nostro',
+  'nostra',
+  'eu',
+  'meu',
+  'minha',
+  'nós',
+  'nosso',
+  'nossa',
+  'я',
+  'меня',
+  'мне',
+  'мой',
+  'моя',
+  'моё',
+  'мои',
+  'мы',
+  'нас',
+  'наш',
+  'наша',
+  'твой',
+  'ваш',
+  'ben',
+  'benim',
+  'biz',
+  'bizim',
+  // people one knows
+  'brother',
+  'sister',
+  'mother',
+  'father',
+  'mom',
+  'mum',
+  'dad',
+  'wife',
+  'husband',
+  'son',
+  'daughter',
+  'uncle',
+  'aunt',
+  'cousin',
+  'grandma',
+  'grandpa',
+  'girlfriend',
+  'boyfriend',
+  'friend',
+  'neighbor',
+  'neighbour',
+  'colleague',
+  'coworker',
+  'boss',
+  'manager',
+  'employee',
+  'customer',
+  'client',
+  'patient',
+  'tenant',
+  'landlord',
+  'student',
+  'teacher',
+  'named',
+  'called',
+  // private data
+  'phone',
+  'email',
+  'e-mail',
+  'mail',
+  'address',
+  'contact',
+  'number',
+  'birthday',
+  'born',
+  'age',
+  'medical',
+  'health',
+  'diagnosis',
+  'salary',
+  'account',
+  'password',
+  'bank',
+  'card',
+  'ssn',
+  'calendar',
+  'schedule',
+  'meeting',
+  'appointment',
+  'available',
+  'invoice',
+  'order',
+  'payment',
+  'live',
+  'lives',
+  'home',
+])
+
+/** The detections without the full names a one-sentence knowledge question asks about; `found` when none. */
+export function withoutQuestionTopics(text: string, found: Detection[]): Detection[] {
+  let names = 0
+  for (const d of found) {
+    if (d.type === 'PERSON') {
+      if (FULL_NAME.test(text.slice(d.start, d.end))) names++
+    } else if (d.type !== 'ORGANIZATION') return found
+  }
+  if (names === 0 || !knowledgeQuestion(text)) return found
+  return found.filter((d) => d.type !== 'PERSON' || !FULL_NAME.test(text.slice(d.start, d.end)))
+}
+
+/**
+ * Question words that open a knowledge question, in the languages of the benign prompts; "can", "could", "would"
+ * only before "you" ("Can you tell me about …?").
+ */
+const OPENERS = new Set([
+  ...['who', 'whom', 'whose', 'what', 'when', 'where', 'why', 'how', 'which'],
+  ...[
+    'wer',
+    'wen',
+    'wem',
+    'wessen',
+    'was',
+    'wann',
+    'wo',
+    'woher',
+    'warum',
+    'wie',
+    'welche',
+    'welcher',
+    'welches',
+  ],
+  ...['welchem', 'welchen', 'quién', 'quiénes', 'qué', 'cuándo', 'dónde', 'cómo', 'cuál', 'cuáles', 'cuánto'],
+  ...[
+    'cuántos',
+    'cuántas',
+    'qui',
+    'que',
+    "qu'est-ce",
+    'quand',
+    'où',
+    'pourquoi',
+    'comment',
+    'quel',
+    'quelle',
+  ],
+  ...[
+    'quels',
+    'quelles',
+    'chi',
+    'che',
+    'cosa',
+    'quando',
+    'dove',
+    'perché',
+    'come',
+    'quale',
+    'quali',
+    'quem',
+    'o',
+  ],
+  ...[
+    'onde',
+    'como',
+    'qual',
+    'quais',
+    'кто',
+    'что',
+    'когда',
+    'где',
+    'почему',
+    'как',
+    'какой',
+    'какая',
+    'какие',
+  ],
+  ...['каком', 'какую', 'cine', 'ce', 'când', 'unde', 'cum', 'care'],
+])
+const ASKING = new Set(['can', 'could', 'would'])
+
+/**
+ * One question of at most {@link MAX_LENGTH} characters, opened by a question word (after an instruction ending
+ * in a colon), with no word of {@link PRIVATE_WORDS}.
+ */
+function knowledgeQuestion(text: string): boolean {
+  const question = text.trim()
+  if (question.length > MAX_LENGTH || !question.endsWith('?')) return false
+  // One sentence: no line break, no other sentence end (an instruction may end in a colon before it).
+  if (/[\n?!]|[.。](?=\s)/u.test(question.slice(0, -1))) return false
+  const words = question.toLowerCase().split(/[^\p{L}\p{M}'’-]+/u)
+  for (const word of words) if (PRIVATE_WORDS.has(word.replace(/’/g, "'"))) return false
+  const body = question
+    .slice(question.lastIndexOf(':') + 1)
+    .toLowerCase()
+    .match(/[\p{L}\p{M}'’-]+/gu)
+  if (!body) return false
+  // "In which novel …?", "Can you tell me about …?"
+  const [first, second] = body
+  return (
+    OPENERS.has(first) ||
+    ((first === 'in' || first === 'for') && OPENERS.has(second)) ||
+    (ASKING.has(first) && second === 'you')
+  )
+}

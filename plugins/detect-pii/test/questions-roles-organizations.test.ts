@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict'
+import { before, describe, it } from 'node:test'
+import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
+import { defaultAnalyzerOptions, makeStep, strictVerdict } from './helpers.js'
+
+let options: AnalyzerOptions
+before(async () => {
+  options = await defaultAnalyzerOptions()
+})
+/** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
+const found = (text: string) =>
+  analyzeChunk(text, options).map(
+    (d) => `${d.type}:${text.slice(d.start, d.end)}${d.score >= 0.8 ? '!' : ''}`,
+  )
+
+/**
+ * The classes of 0.6.6, found on the tuning part of the benign prompts: for each, prompts that 0.6.5 changed
+ * (public figures, characters, organisations and places that are no one's personal data), and prompts of the same
+ * shape about a private person, whose data is still found.
+ */
+const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[] = [
+  {
+    name: 'one-sentence knowledge questions about a full name',
+    benign: [
+      'When did Carl Wilhelm Scheele discover oxygen?',
+      'How does Elon Musk handle stress in his daily life?',
+      'Can you offer examples of how Jeff Bezos drives innovation within Amazon?',
+      'Bitte beantworten Sie folgende Frage: Wann begannen die Briten unter William Trent mit dem Bau des Forts?',
+      'In which year did John Sheepshanks donate a large collection of paintings?',
+    ],
+    person: [
+      // The writer's own people, private data, a named stranger, several sentences, no question word.
+      ['When did my colleague Anna Berg join the team?', ['PERSON:Anna Berg!']],
+      ['What is the phone number of Anna Berg?', ['PERSON:Anna Berg!']],
+      ['What is the mobile number of the student named Timmothy Ward?', ['PERSON:Timmothy Ward!']],
+      ['Anna Berg called twice. When will she get her refund?', ['PERSON:Anna Berg!']],
+      ['Did Anna Berg sign the contract?', ['PERSON:Anna Berg!']],
+      ['Is that Dana Brown, who is now suing the firm?', ['PERSON:Dana Brown!']],
+    ],
+  },
+  {
+    name: 'works and ideas of a person asked about: views, vision, empire, "directed by", "written by"',
+    benign: [
+      "What are Angela Merkel's views on climate change and environmental policies? Answer briefly.",
+      "What sea bordered Genghis Khan's empire to the east when he died? Name it.",
+      'List the names of all cartoons directed by Ben Jones.',
+      'Find the TV channels that are not playing cartoons written by Todd Casey.',
+    ],
+    person: [
+      ['Forward Anna Berg the views of the committee.', ['PERSON:Anna Berg!']],
+      ['The report was written by Anna Berg.', ['PERSON:Anna Berg!']],
+      ['Please send the files created by Anna Berg to the auditor.', ['PERSON:Anna Berg!']],
+    ],
+  },
+  {
+    name: 'personas in other shapes: a title after "You are", a perspective, a letter as, a dialogue between',
+    benign: [
+      'You are Sir Isaac Newton pondering the laws of motion. Elaborate on your thoughts.',
+      'Write a letter from the perspective of Amelia Earhart to her family after her flight.',
+      'Write a letter as Charles Darwin, explaining the concept of evolution to a curious student.',
+      'Imagine a conversation between Abraham Lincoln and George Washington discussing democracy.',
+      'Step into the shoes of Gollum and explain your obsession with the One Ring.',
+    ],
+    person: [
+      [
+        'Write a summary of the conversation between Anna Berg and Tom Jensen about the budget.',
+        ['PERSON:Anna Berg!', 'PERSON:Tom Jensen!'],
+      ],
+      ['Write a letter to Anna Berg about her overdue invoice.', ['PERSON:Anna Berg!']],
+      ['You are the assistant of Anna Berg. Book her flight.', ['PERSON:Anna Berg!']],
+    ],
+  },
+  {
+    name: 'organisations asked about, or the scene of an exercise or a role',
+    benign: [
+      'What did the IPCC say about sea levels?',
+      'Count the number of documents that use the PPT template type.',
+      'Rank the teams of the NBA by titles.',
+      'In the fall, 20,000 high school students apply to Harvard University. 5% of them are accepted. How many are accepted?',
+      "You are NASA's chief engineer. Recommend a propulsion system for a manned mission to Mars.",
+      'Imagine you are an archivist at the Library of Alexandria. Describe your daily work.',
+    ],
+    person: [
+      [
+        'Anna Berg from Globex Partners asked about the contract.',
+        ['PERSON:Anna Berg!', 'ORGANIZATION:Globex Partners!'],
+      ],
+      // A speaker's label before a question stays (the body asked about, KFOR, goes).
+      ['SETimes: Can you comment on the attacks on KFOR?', ['ORGANIZATION:SETimes!']],
+      [
+        'You are a support agent for Globex Partners. Customer Anna Berg asks about her refund.',
+        ['ORGANIZATION:Globex Partners!', 'PERSON:Anna Berg!'],
+      ],
+    ],
+  },
+  {
+    name: 'places of a persona ("You are the Norse god Thor") and adjectives of a people ("ancient Egyptian history")',
+    benign: [
+      'You are the Norse god Thor. Share your thoughts on renewable energy.',
+      'Imagine you are an expert in ancient Egyptian history, discussing the pyramids.',
+      'You are a Martian ambassador to Earth. Write a brief speech.',
+    ],
+    person: [
+      ['Anna Berg from Oslo asked about her parcel.', ['PERSON:Anna Berg!', 'LOCATION:Oslo!']],
+      ['I live in Leeds and need a plumber.', ['LOCATION:Leeds']],
+    ],
+  },
+]
+
+describe('knowledge questions, personas and organisations that are no personal data (0.6.6)', () => {
+  for (const c of CLASSES) {
+    it(`${c.name}: no finding in the benign prompts, the person next to them found`, () => {
+      for (const text of c.benign) assert.deepEqual(found(text), [], text)
+      for (const [text, expected] of c.person) assert.deepEqual(found(text), expected, text)
+    })
+  }
+
+  it('under strict settings the benign prompts pass unchanged and a person in the same shape is refused', async () => {
+    const { step } = await makeStep({
+      action: 'block',
+      block_min_score: 0.8,
+      mask_only_types: ['ORGANIZATION'],
+    })
+    for (const text of CLASSES.flatMap((c) => c.benign))
+      assert.deepEqual(await strictVerdict(step, text), { kind: 'continue', text }, text)
+    for (const text of [
+      'When did my colleague Anna Berg join the team?',
+      'What is the phone number of Anna Berg?',
+      'Write a letter to Anna Berg about her overdue invoice.',
+    ])
+      assert.equal((await strictVerdict(step, text)).kind, 'block', text)
+  })
+})
