@@ -4,7 +4,7 @@ import { describe, it } from 'node:test'
 import { seededRandom } from '@gov/core/testing'
 import canonicalize from 'canonicalize'
 import { hashRecord, sealRecords } from '../../src/audit/hash-chain.js'
-import { canonicalRecordJson } from '../../src/audit/record-json.js'
+import { canonicalRecordJson, numberJson } from '../../src/audit/record-json.js'
 import type { AuditRecord } from '../../src/storage/store.js'
 import { callEntryOf } from './audit-fixtures.js'
 
@@ -239,6 +239,30 @@ describe('canonicalRecordJson (audit records)', () => {
       const record = { seq: n, status: n, detail: { duration_ms: n, steps_run: n } }
       assert.equal(canonicalRecordJson(record), canonicalize(record), String(n))
     }
+  })
+
+  it('writes milliseconds to the microsecond, and any other number, as String does', () => {
+    const random = seededRandom(8785)
+    const numbers: number[] = [0, -0, 0.001, -0.001, 0.0005, 0.0015, 1e-7, 0.1 + 0.2, 1e21, 5e-324]
+    numbers.push(
+      999_999_999_999.999,
+      -999_999_999_999.999,
+      999_999_999_999_999.9,
+      1e12,
+      1e15,
+      123_456_789_012.345,
+    )
+    // Every thousandth from -100 to 1 000 ms, then thousandths up to ±1e12 and other doubles at random.
+    for (let n = -100_000; n <= 1_000_000; n++) numbers.push(n / 1000)
+    for (let i = 0; i < 50_000; i++) {
+      numbers.push(Math.floor((random() - 0.5) * 2e15) / 1000)
+      numbers.push(Math.round(random() * 1e6) / 1000 + Math.round(random() * 1e6) / 1000)
+      numbers.push(random() * 1000, Math.round(random() * 1e9) / 1e6, (random() - 0.5) * 1e30)
+    }
+    let mismatches = 0
+    for (const n of numbers) if (numberJson(n) !== String(n)) mismatches++
+    assert.equal(mismatches, 0)
+    for (const n of [0.001, 1.5, 2.25, 12.345, 0.12]) assert.equal(numberJson(n), String(n))
   })
 
   it('tells a known key set from the same keys with one not enumerable', () => {
