@@ -89,6 +89,9 @@ function labelGranter(state: CallState): (labels: Iterable<string>) => void {
  * functions, so a hook may call them detached.
  */
 class StepContext {
+  readonly findings: readonly Finding[]
+  readonly report: (finding: FindingInput) => void
+  readonly grantLabels: (labels: Iterable<string>) => void
   readonly #callState: CallState
   readonly #step: string
 
@@ -96,12 +99,12 @@ class StepContext {
     readonly phase: Phase,
     readonly call: CallInfo,
     readonly exchange: Exchange,
-    readonly findings: readonly Finding[],
-    readonly report: (finding: FindingInput) => void,
-    readonly grantLabels: (labels: Iterable<string>) => void,
     callState: CallState,
     step: string,
   ) {
+    this.findings = callState.findings
+    this.report = reporter(callState.findings, step, phase)
+    this.grantLabels = labelGranter(callState)
     this.#callState = callState
     this.#step = step
   }
@@ -117,32 +120,25 @@ class AnswerStepContext extends StepContext {
     phase: Phase,
     call: CallInfo,
     exchange: Exchange,
-    findings: readonly Finding[],
-    report: (finding: FindingInput) => void,
-    grantLabels: (labels: Iterable<string>) => void,
     callState: CallState,
     step: string,
     readonly answer: Answer,
   ) {
-    super(phase, call, exchange, findings, report, grantLabels, callState, step)
+    super(phase, call, exchange, callState, step)
   }
 }
 
 /** The context of a tool-call hook: the answer and the tool call. */
 class ToolCallStepContext extends AnswerStepContext {
   constructor(
-    phase: Phase,
     call: CallInfo,
     exchange: Exchange,
-    findings: readonly Finding[],
-    report: (finding: FindingInput) => void,
-    grantLabels: (labels: Iterable<string>) => void,
     callState: CallState,
     step: string,
     answer: Answer,
     readonly toolCall: ToolCall,
   ) {
-    super(phase, call, exchange, findings, report, grantLabels, callState, step, answer)
+    super('tool_call', call, exchange, callState, step, answer)
   }
 }
 
@@ -153,15 +149,12 @@ class OutcomeStepContext extends StepContext {
   constructor(
     call: CallInfo,
     exchange: Exchange,
-    findings: readonly Finding[],
-    report: (finding: FindingInput) => void,
-    grantLabels: (labels: Iterable<string>) => void,
     callState: CallState,
     step: string,
     readonly provider: string,
     readonly outcome: UpstreamOutcome,
   ) {
-    super('upstream', call, exchange, findings, report, grantLabels, callState, step)
+    super('upstream', call, exchange, callState, step)
   }
 }
 
@@ -197,17 +190,7 @@ export class ChainRunner {
       const hook = step.instance.onUpstreamOutcome
       if (!hook) continue
       const name = step.name
-      const ctx: OutcomeContext = new OutcomeStepContext(
-        call,
-        exchange,
-        findings,
-        reporter(findings, name, 'upstream'),
-        labelGranter(state),
-        state,
-        name,
-        provider,
-        outcome,
-      )
+      const ctx: OutcomeContext = new OutcomeStepContext(call, exchange, state, name, provider, outcome)
       const started = performance.now()
       const findingsBefore = findings.length
       let error: string | undefined
@@ -271,25 +254,9 @@ export class ChainRunner {
     answer: Answer | undefined,
     toolCall: ToolCall | undefined,
   ): HookContext {
-    const findings = state.findings
-    const name = step.name
-    const report = reporter(findings, name, phase)
-    const grantLabels = labelGranter(state)
-    if (!answer) return new StepContext(phase, call, exchange, findings, report, grantLabels, state, name)
-    if (!toolCall)
-      return new AnswerStepContext(phase, call, exchange, findings, report, grantLabels, state, name, answer)
-    return new ToolCallStepContext(
-      phase,
-      call,
-      exchange,
-      findings,
-      report,
-      grantLabels,
-      state,
-      name,
-      answer,
-      toolCall,
-    )
+    if (!answer) return new StepContext(phase, call, exchange, state, step.name)
+    if (!toolCall) return new AnswerStepContext(phase, call, exchange, state, step.name, answer)
+    return new ToolCallStepContext(call, exchange, state, step.name, answer, toolCall)
   }
 
   /** `gov_step_duration_seconds{step, phase}` of a step, looked up once per step and phase. */
