@@ -18,7 +18,7 @@ import type { Detection } from './pii-types.js'
 
 /** A question for a quantity, in the languages of the benign prompts (MGSM's among them). */
 const QUANTITY =
-  /(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large)|what (?:is|was|will be|were) the (?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|\p{Ll}{0,3}ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])/gu
+  /(?:how (?:many|much|long|far|old|fast|tall|often|heavy|big|large|high|deep|wide)|what(?:'s| is| was| will be| were) the (?:\p{Ll}+ )?(?:total|sum|average|difference|cost|price|number|percentage|ratio|probability|area|value|age|width|length|height|distance)|what percent(?:age)?|calculate|cu[aá]nt[oa]s?|quant[oaie]s?|combien|wie ?(?:viele?|lange|alt|weit|hoch|schnell|oft|gro[ßs]|teuer|schwer)|сколько|\p{Ll}{0,3}ngapi|kiasi gani|hoeveel|berapa|bao nhiêu|kaç|ile)(?![\p{L}\p{M}])/gu
 /** The same in scripts without spaces or case, where no word boundary is asked for. */
 const QUANTITY_SCRIPTS =
   /いくつ|いくら|何(?:個|本|人|枚|匹|冊|円|歳|回|時間|分|日|ドル|台|杯|ページ)|多少|เท่าไร|เท่าไหร่|কত|ఎన్ని|ఎంత|कितन/u
@@ -28,7 +28,7 @@ const QUESTION_WORD =
   /(?:what(?:'s)?|which|quel(?:le)?s?|welche[rsnm]?|qué|cuál(?:es)?|что|какой|какова|каков|какое|какую|qual(?:e|i)?|nini|gani)(?![\p{L}\p{M}])/gu
 /** A task to work a value out, opening a sentence: "Calcule la cantidad …", "Find the …". */
 const TASK_VERB =
-  /(?:^|[.!?:\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|piga hesabu|hesabu|tafuta)(?![\p{L}\p{M}])/u
+  /(?:^|[.!?:,\n][ \t]*)(?:calculate|compute|find|determine|work out|berechne\p{L}*|bestimme\p{L}*|calcule[zr]?|calcula|calcola|determin[ae]|вычисли\p{L}*|найди\p{L}*|piga hesabu|hesabu|tafuta)(?![\p{L}\p{M}])/u
 /** A task needs this many numbers to be a worked problem ("Meeting at 3pm about Q3": two). */
 const TASK_NUMBERS = 3
 
@@ -49,7 +49,7 @@ const FICTION_REQUEST =
 
 /** A programming exercise: "Write a Python script that reads a CSV file …" (its sample data names no one real). */
 const CODE_EXERCISE =
-  /(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do i|can i))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex)(?![\p{L}\p{M}])/gu
+  /(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do i|can i))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex|csv|json|array|dictionar(?:y|ies)|python|javascript|typescript|node\.js|java|php|ruby|c\+\+|c#|golang|rust|sql|api)(?![\p{L}\p{M}])/gu
 
 /** The writer introduces, greets or signs as someone: "my name is", "Dear Anna", "Best,\nTom". */
 const SELF_INTRODUCTION =
@@ -66,8 +66,11 @@ const TITLE_BEFORE =
 const KNOWN_BEFORE =
   /(?:(?<![\p{L}\p{M}])(?:my|our|mein\p{L}*|unser\p{L}*|mi|mis|nuestr\p{L}*|mon|ma|mes|notre|мо\p{L}|наш\p{L}*)(?:[ \t]+\p{Ll}[\p{L}\p{M}'-]*){0,2}|(?<![\p{L}\p{M}])(?:i'm|i am|i’m|ich bin|soy|je suis|call|text|email|e-mail|phone|ping|message|ask)|\bcc:?)[ \t]*,?[ \t]*$/u
 
-/** One capitalised word of letters (a given name alone), not a handle, initial or all-capital acronym. */
-const LONE_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-]+$/u
+/**
+ * One capitalised word of letters (a given name alone), not a handle, initial or all-capital acronym; a capital
+ * inside is allowed ("DeShawn", 0.6.6).
+ */
+const LONE_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-][\p{L}\p{M}'’-]*$/u
 /**
  * Lone names the tagger joined by a conjunction ("Steve y Tim", "Naomi y Brianna") or to a lower-case word after
  * them ("Melanie le"): no full name (particles such as "van der" stand inside a name, not between two or at its end).
@@ -245,4 +248,20 @@ const FICTION_KEYS = [
   'conto',
   'personage',
 ]
-const CODE_KEYS = ['script', 'program', 'function', 'class', 'method', 'code', 'query', 'snippet', 'regex']
+const CODE_KEYS = [
+  ...['script', 'program', 'function', 'class', 'method', 'code', 'query', 'snippet', 'regex', 'csv', 'json'],
+  ...[
+    'array',
+    'dictionar',
+    'python',
+    'javascript',
+    'typescript',
+    'node.js',
+    'java',
+    'php',
+    'ruby',
+    'c++',
+    'c#',
+  ],
+  ...['golang', 'rust', 'sql', 'api'],
+]

@@ -94,6 +94,35 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     ],
   },
   {
+    name: 'more word problems and code exercises: "how high", "what was the original price", ", find", DeShawn',
+    benign: [
+      'DeShawn made 12 free-throws, and Kayla made 50% more than DeShawn. How many did Kayla make?',
+      'John climbs up 3 flights of stairs. Each flight is 10 feet. How high up did he go?',
+      'Kyle bought a book for $19.50 with a 25% discount. What was the original price of the book?',
+      'Francine drives 140km to work each day. If she does not go to work 3 days every week, find the total distance she drives in 4 weeks.',
+      "How would you sort a list of dictionaries by age in Python?\n\n[{'name': 'Alice', 'age': 30}, {'name': 'Bob', 'age': 25}]",
+    ],
+    person: [
+      // A titled character, and a real message, keep their names.
+      [
+        'Mr. Trent sells 20 shirts for 3 dollars each. How high is his revenue after 4 days?',
+        ['PERSON:Trent!'],
+      ],
+      ['Meeting with DeShawn at 3pm tomorrow about the Q3 numbers.', ['PERSON:DeShawn!']],
+    ],
+  },
+  {
+    name: 'a programming language that is also a name, beside a word of code or after "to" with another language',
+    benign: [
+      'Can you provide a Ruby code that takes an input array?',
+      'Translate the following PHP code snippet to Ruby: echo 1',
+    ],
+    person: [
+      ['Ask Ruby about the code review.', ['PERSON:Ruby!']],
+      ['I sent the code to Julia yesterday.', ['PERSON:Julia']],
+    ],
+  },
+  {
     name: 'places of a persona ("You are the Norse god Thor") and adjectives of a people ("ancient Egyptian history")',
     benign: [
       'You are the Norse god Thor. Share your thoughts on renewable energy.',

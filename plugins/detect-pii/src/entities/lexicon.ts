@@ -50,6 +50,11 @@ export const DICTIONARY = 1 << 16
  * so the trained model sees no change; only `not-names.ts` reads it, in German text.
  */
 export const GERMAN = 1 << 17
+/**
+ * Flag: a programming language's name (`model/languages.txt`), also when it is a name ("Ruby", "Julia"). Above the
+ * bits the tagger reads; `not-names.ts` drops such a name beside a word of code ("a Ruby code", 0.6.6).
+ */
+export const LANGUAGE = 1 << 18
 /** Any place flag. */
 export const PLACE = COUNTRY | REGION | CITY
 
@@ -88,7 +93,7 @@ export function lexiconOf(g: Gazetteer): Lexicon {
     // "Julia", "Ruby", "Dylan" are programming languages and people: a language name that is a name or place stays one.
     for (const word of g.languages) {
       const flags = map.get(word) ?? 0
-      if (!(flags & (FIRST | LAST | PLACE))) map.set(word, flags | TECH)
+      map.set(word, flags | LANGUAGE | (flags & (FIRST | LAST | PLACE) ? 0 : TECH))
     }
     lexicon = map
     lexicons.set(g, lexicon)

@@ -1,5 +1,5 @@
 import type { Detection } from '../pii-types.js'
-import { COMMON, DICTIONARY, FIRST, GERMAN, LAST, ORG_SUFFIX, PLACE, TITLE } from './lexicon.js'
+import { COMMON, DICTIONARY, FIRST, GERMAN, LANGUAGE, LAST, ORG_SUFFIX, PLACE, TITLE } from './lexicon.js'
 import { type Language, untrainedLanguage } from './refusal-evidence.js'
 import type { Token } from './tokenize.js'
 
@@ -734,6 +734,53 @@ const KNOWN_FOR = new Set([
   'conquests',
 ])
 
+/** Words of code after a language's name: "Ruby code", "a Ruby script", "Julia syntax". */
+const CODE_AFTER = new Set([
+  ...[
+    'code',
+    'script',
+    'scripts',
+    'program',
+    'programs',
+    'function',
+    'functions',
+    'snippet',
+    'class',
+    'method',
+  ],
+  ...['gem', 'gems', 'syntax', 'version', 'interpreter', 'developer', 'developers', 'programmer'],
+  ...[
+    'programmers',
+    'library',
+    'libraries',
+    'equivalent',
+    'implementation',
+    'array',
+    'hash',
+    'module',
+    'file',
+  ],
+])
+/** Words before a language's name in a request about code: "in Ruby", "to Ruby", "using Julia". */
+const CODE_BEFORE = new Set(['in', 'to', 'into', 'using', 'with'])
+
+/**
+ * True when the name at `at` is a programming language: a word of code after it ("Ruby code"), or "in"/"to"
+ * before it in a text that names another language that is no name ("Translate this PHP snippet to Ruby"; not "I
+ * sent the code to Julia").
+ */
+function languageOfCode(tokens: readonly Token[], at: number, flagsOf: Flags): boolean {
+  const next = tokens[at + 1]
+  if (next && !next.cap && CODE_AFTER.has(next.key)) return true
+  const previous = tokens[at - 1]
+  if (previous === undefined || !CODE_BEFORE.has(previous.key)) return false
+  // Written capitalised: "go", "d", "self" are languages too.
+  return tokens.some(
+    (t) =>
+      t.cap && t.key !== tokens[at].key && (flagsOf(t) & (LANGUAGE | FIRST | LAST | COMMON)) === LANGUAGE,
+  )
+}
+
 /**
  * Verbs of making a work or an idea, before "by" and the name (0.6.6): "movies directed by Spike Lee", "Which
  * novel written by Oscar Wilde …?", "the theory proposed by …". Not "created", "designed", "sent", "made": said
@@ -937,6 +984,8 @@ function judge(
   )
     return 'drop'
 
+  // "a Ruby code", "Translate this PHP snippet to Ruby": a programming language that is also a name (0.6.6).
+  if (person && single && lastFlags & LANGUAGE && languageOfCode(tokens, from, flagsOf)) return 'drop'
   // Titles, interjections and kinds of people (0.6.5).
   if (titleOrInterjection(text, units, tokens, from, to, person, flagsOf)) return 'drop'
   // "the author of Frankenstein", "the character of Dr. Frankenstein": a work or a character, not a person.
