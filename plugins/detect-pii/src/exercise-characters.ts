@@ -84,9 +84,10 @@ const JOINED_NAMES =
  */
 export function withoutExerciseCharacters(
   text: string,
-  found: Detection[],
+  detections: Detection[],
   placesArePersonal: boolean,
 ): Detection[] {
+  const found = withoutSampleAddresses(text, detections)
   let persons = 0
   let organizations = 0
   for (const d of found) {
@@ -136,8 +137,37 @@ export function exerciseText(text: string): boolean {
   }
   return (
     (hasAny(lower, FICTION_KEYS) && wordTest(FICTION, lower) && wordTest(FICTION_REQUEST, lower)) ||
-    (hasAny(lower, CODE_KEYS) && wordTest(CODE_EXERCISE, lower))
+    codeExercise(lower)
   )
+}
+
+/** A programming exercise ({@link CODE_EXERCISE}), in the lower-cased text. */
+function codeExercise(lower: string): boolean {
+  return hasAny(lower, CODE_KEYS) && wordTest(CODE_EXERCISE, lower)
+}
+
+/**
+ * Addresses reserved for examples and documentation, which name no one (0.6.6): e-mail domains of RFC 2606 and
+ * RFC 6761 (example.com/.org/.net, *.example, *.test, *.invalid, *.localhost), loopback and unspecified IPs,
+ * and the IPv4 documentation ranges of RFC 5737.
+ */
+const RESERVED_EMAIL =
+  /@(?:(?:[\p{L}\p{N}-]+\.)*example\.(?:com|org|net)|(?:[\p{L}\p{N}-]+\.)+(?:example|test|invalid|localhost))$/iu
+const RESERVED_IP = /^(?:127\.|0\.0\.0\.0$|192\.0\.2\.|198\.51\.100\.|203\.0\.113\.|::1?$)/
+
+function reservedAddress(text: string, d: Detection): boolean {
+  if (d.type === 'EMAIL_ADDRESS') return RESERVED_EMAIL.test(text.slice(d.start, d.end))
+  return d.type === 'IP_ADDRESS' && RESERVED_IP.test(text.slice(d.start, d.end))
+}
+
+/**
+ * The detections without the reserved addresses of a programming exercise's sample data ("Create a Python function
+ * that checks an e-mail address … test@example.com", a server on 127.0.0.1); in any other text they stay (a
+ * message may well use example.com for a real exchange in a test setup).
+ */
+function withoutSampleAddresses(text: string, found: Detection[]): Detection[] {
+  if (!found.some((d) => reservedAddress(text, d)) || !codeExercise(text.toLowerCase())) return found
+  return found.filter((d) => !reservedAddress(text, d))
 }
 
 /**
@@ -150,7 +180,7 @@ const ROLE_REQUEST =
   /(?:^|[.!?:\n][ \t"'“*#>-]*)(?:you are|you're|you’re|imagine (?:that )?you(?: are|'re|’re)|imagine being|pretend (?:to be|you are|that you are)|role-?play(?:ing)? as|role play as|act as|take on the (?:role|persona) of|assume the (?:role|persona) of|play(?:ing)? the role of|as an? [\p{Ll} -]{0,40},)/u
 const ROLE_KEYS = ['you', 'imagine', 'pretend', 'play', 'act as', 'take on', 'assume', 'as a']
 
-function roleRequest(text: string): boolean {
+export function roleRequest(text: string): boolean {
   const lower = text.toLowerCase()
   return hasAny(lower, ROLE_KEYS) && ROLE_REQUEST.test(lower)
 }
@@ -169,7 +199,7 @@ function wordTest(rx: RegExp, text: string): boolean {
 }
 const LETTER = /[\p{L}\p{M}]/u
 
-function hasAny(lower: string, keys: readonly string[]): boolean {
+export function hasAny(lower: string, keys: readonly string[]): boolean {
   for (const key of keys) if (lower.includes(key)) return true
   return false
 }

@@ -1,3 +1,4 @@
+import { hasAny, roleRequest } from './exercise-characters.js'
 import type { Detection } from './pii-types.js'
 
 /**
@@ -173,18 +174,88 @@ const PRIVATE_WORDS = new Set([
   'live',
   'lives',
   'home',
+  // errands for someone real
+  'send',
+  'forward',
+  'reply',
+  'invite',
 ])
 
-/** The detections without the full names a one-sentence knowledge question asks about; `found` when none. */
+/**
+ * The detections without the full names a one-sentence knowledge question asks about, and without every name of a
+ * role-play set in history or fame ({@link historicalRole}); `found` when none.
+ */
 export function withoutQuestionTopics(text: string, found: Detection[]): Detection[] {
   let names = 0
+  let fullNames = 0
   for (const d of found) {
     if (d.type === 'PERSON') {
-      if (FULL_NAME.test(text.slice(d.start, d.end))) names++
+      names++
+      if (FULL_NAME.test(text.slice(d.start, d.end))) fullNames++
     } else if (d.type !== 'ORGANIZATION') return found
   }
-  if (names === 0 || !knowledgeQuestion(text)) return found
-  return found.filter((d) => d.type !== 'PERSON' || !FULL_NAME.test(text.slice(d.start, d.end)))
+  if (names === 0) return found
+  if (fullNames > 0 && knowledgeQuestion(text))
+    return found.filter((d) => d.type !== 'PERSON' || !FULL_NAME.test(text.slice(d.start, d.end)))
+  return historicalRole(text) ? found.filter((d) => d.type !== 'PERSON') : found
+}
+
+/**
+ * A role for the assistant set in history, fiction or fame (0.6.6): "You are a historian studying the life of
+ * Julius Caesar", "Imagine you are an acclaimed film critic. Analyze … by Christopher Nolan", "You are Ada
+ * Lovelace … with Charles Babbage". Its people are historical, famous or invented. A role request opening a
+ * sentence ("You are", "Imagine you are", "Roleplay as", "As a …,"), a word of history or fame, and none of
+ * {@link PRIVATE_WORDS} ("You are a support agent. Reply to my customer Anna Berg" keeps the name).
+ */
+function historicalRole(text: string): boolean {
+  const lower = text.toLowerCase()
+  return hasAny(lower, HISTORY_KEYS) && roleRequest(text) && HISTORY.test(lower) && !privateWord(lower)
+}
+const HISTORY =
+  /\b(?:histor\w*|ancient|famous|renowned|legendary|iconic|acclaimed|celebrated|centur(?:y|ies)|empire|emperor|king|queen|pharaoh|inventor|scientist|poet|novelist|playwright|philosopher|painter|composer|physicist|mathematician|explorer|revolution\w*|medieval|renaissance|mytholog\w*|wizard|fictional|fantasy|novel|film|movie)\b/
+const HISTORY_KEYS = [
+  ...[
+    'histor',
+    'ancient',
+    'famous',
+    'renowned',
+    'legend',
+    'iconic',
+    'acclaimed',
+    'celebrated',
+    'centur',
+    'empire',
+  ],
+  ...[
+    'emperor',
+    'king',
+    'queen',
+    'pharaoh',
+    'inventor',
+    'scientist',
+    'poet',
+    'novelist',
+    'playwright',
+    'philosoph',
+  ],
+  ...[
+    'painter',
+    'composer',
+    'physicist',
+    'mathematician',
+    'explorer',
+    'revolution',
+    'medieval',
+    'renaissance',
+  ],
+  ...['mytholog', 'wizard', 'fiction', 'fantasy', 'novel', 'film', 'movie'],
+]
+
+/** True when the lower-cased text has a word of {@link PRIVATE_WORDS}. */
+function privateWord(lower: string): boolean {
+  for (const word of lower.split(/[^\p{L}\p{M}'’-]+/u))
+    if (PRIVATE_WORDS.has(word.replace(/’/g, "'"))) return true
+  return false
 }
 
 /**
@@ -265,8 +336,7 @@ function knowledgeQuestion(text: string): boolean {
   if (question.length > MAX_LENGTH || !question.endsWith('?')) return false
   // One sentence: no line break, no other sentence end (an instruction may end in a colon before it).
   if (/[\n?!]|[.。](?=\s)/u.test(question.slice(0, -1))) return false
-  const words = question.toLowerCase().split(/[^\p{L}\p{M}'’-]+/u)
-  for (const word of words) if (PRIVATE_WORDS.has(word.replace(/’/g, "'"))) return false
+  if (privateWord(question.toLowerCase())) return false
   const body = question
     .slice(question.lastIndexOf(':') + 1)
     .toLowerCase()

@@ -60,7 +60,8 @@ const STILL_MASKED: [string, string][] = [
   ['Call Sarah at 555-0199 about the 3 boxes. How many boxes are left?', 'Sarah'],
   ['Wie viele Stunden hat Jonas Müller am 3. Mai gearbeitet? Er hat 8 Stunden gearbeitet.', 'Jonas Müller'],
   ['Hola, me llamo Lucía y tengo 3 perros. ¿Cuántas patas tienen?', 'Lucía'],
-  ['Write a script that emails the report.\n\nname,email\nAlice,alice@example.com', 'Alice'],
+  // An address of a real domain keeps the names (example.com names no one since 0.6.6).
+  ['Write a script that emails the report.\n\nname,email\nAlice,alice@gmail.com', 'Alice'],
 ]
 
 describe('characters of exercises and requested stories are no personal data (0.6.5)', () => {

@@ -39,6 +39,22 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     ],
   },
   {
+    name: 'the people of a role-play set in history, fiction or fame',
+    benign: [
+      'You are a historian studying the life of Julius Caesar. Analyze three critical events in his life.',
+      'Imagine you are an acclaimed film critic. Analyze the symbolism in Inception, written and directed by Christopher Nolan.',
+    ],
+    person: [
+      // The writer's own customer, an errand for someone real, no role request.
+      [
+        'You are a support agent for a famous brand. Reply to my customer Anna Berg about her refund.',
+        ['PERSON:Anna Berg!'],
+      ],
+      ['You are a historian. Send the draft to Anna Berg for review.', ['PERSON:Anna Berg!']],
+      ['The historian Anna Berg will speak at our school about the Roman Empire.', ['PERSON:Anna Berg!']],
+    ],
+  },
+  {
     name: 'works and ideas of a person asked about: views, vision, empire, "directed by", "written by"',
     benign: [
       "What are Angela Merkel's views on climate change and environmental policies? Answer briefly.",
@@ -109,6 +125,22 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
         ['PERSON:Trent!'],
       ],
       ['Meeting with DeShawn at 3pm tomorrow about the Q3 numbers.', ['PERSON:DeShawn!']],
+    ],
+  },
+  {
+    name: 'reserved example addresses in the sample data of a programming exercise',
+    benign: [
+      'Create a Python function that checks if a string is a valid email address.\n\ntest@example.com',
+      'Design a simple user database using SQLite and Python.\n\nusername: johndoe, email: john@example.com',
+      "How would you implement a simple HTTP server in Node.js?\n\nconst hostname = '127.0.0.1';",
+    ],
+    person: [
+      // Outside a programming exercise, and a real domain inside one, the address is found.
+      ['Please forward the contract to john@example.com today.', ['EMAIL_ADDRESS:john@example.com!']],
+      [
+        'Write a Python script that emails the report to anna.berg@gmail.com.',
+        ['EMAIL_ADDRESS:anna.berg@gmail.com!'],
+      ],
     ],
   },
   {
