@@ -11,9 +11,9 @@ import type { Detection } from './pii-types.js'
 const NEAR = 40
 // Cue words right before a place (within the same clause) that tie it to the writer or a person.
 // "You are" names the assistant's persona ("You are the Norse god Thor", "You are an ancient Egyptian scribe"), not
-// where someone lives: after "you" only a verb of living counts (0.6.6).
+// where someone lives: after "you" only a verb of living or "are (located) in/at/from" counts (0.6.6).
 const RESIDENCE =
-  /(?:\b(?:i|we|he|she|they|who)\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|am|'m|are|is|was|come|comes|came)\b|\byou\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|come|comes|came)\b|\bborn\b|\bhome ?town\b|\bresiden(?:ce|t)\b|\baddress\b|\bwohn\w*|\bgeboren\b|\bhabite\b|\bvivo\b|\bmoro\b|\bbor\b|\bживу\b|\bживет\b|\bживёт\b)[^.!?\n]{0,24}$/iu
+  /(?:\b(?:i|we|he|she|they|who)\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|am|'m|are|is|was|come|comes|came)\b|\byou\s+(?:\w+\s+){0,2}?(?:live[sd]?|living|reside[sd]?|grew up|moved|relocated|stay(?:ed|ing)?|come|comes|came)\b|\byou(?:\s+are|'re|’re|\s+were)\s+(?:(?:located|based|currently|now)\s+)*(?:in|at|from|near)\b|\bborn\b|\bhome ?town\b|\bresiden(?:ce|t)\b|\baddress\b|\bwohn\w*|\bgeboren\b|\bhabite\b|\bvivo\b|\bmoro\b|\bbor\b|\bживу\b|\bживет\b|\bживёт\b)[^.!?\n]{0,24}$/iu
 const PERSONAL: ReadonlySet<Detection['type']> = new Set([
   'PERSON',
   'STREET_ADDRESS',

@@ -164,6 +164,7 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
     person: [
       ['Anna Berg from Oslo asked about her parcel.', ['PERSON:Anna Berg!', 'LOCATION:Oslo!']],
       ['I live in Leeds and need a plumber.', ['LOCATION:Leeds']],
+      ['If you are located in London, call us.', ['LOCATION:London']],
     ],
   },
 ]
