@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict'
+import { before, describe, it } from 'node:test'
 import type { StepServices } from '@gov/core'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
 import { analyzerOptions, plainOptions } from '../src/analysis-options.js'
@@ -24,6 +26,56 @@ export async function strictVerdict(step: PiiStep, text: string): Promise<{ kind
   const exchange = makeExchange([{ source: 'user', text }])
   const verdict = await step.onRequest(makeRequestContext(exchange))
   return { kind: verdict.kind, text: exchange.messages[0].parts[0].text ?? '' }
+}
+
+/**
+ * A class of benign prompts the detector must leave alone, and prompts of the same shape with a person or a real
+ * datum, each with the findings still expected (`TYPE:value`, `!` for a score ≥ 0.8).
+ */
+export interface FindingClass {
+  name: string
+  benign: string[]
+  person: [string, string[]][]
+}
+
+/** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
+export function findingsOf(text: string, options: AnalyzerOptions): string[] {
+  return analyzeChunk(text, options).map(
+    (d) => `${d.type}:${text.slice(d.start, d.end)}${d.score >= 0.8 ? '!' : ''}`,
+  )
+}
+
+/**
+ * A suite over `classes`: no finding in each class's benign prompts and the expected ones in its person prompts;
+ * then, under the presets' strict settings, every benign prompt passes unchanged and each of `refused` is refused.
+ */
+export function describeClasses(
+  title: string,
+  classes: readonly FindingClass[],
+  refused: readonly string[],
+): void {
+  describe(title, () => {
+    let options: AnalyzerOptions
+    before(async () => {
+      options = await defaultAnalyzerOptions()
+    })
+    for (const c of classes) {
+      it(`${c.name}: no finding in the benign prompts, the person next to them found`, () => {
+        for (const text of c.benign) assert.deepEqual(findingsOf(text, options), [], text)
+        for (const [text, expected] of c.person) assert.deepEqual(findingsOf(text, options), expected, text)
+      })
+    }
+    it('under strict settings the benign prompts pass unchanged and a person in the same shape is refused', async () => {
+      const { step } = await makeStep({
+        action: 'block',
+        block_min_score: 0.8,
+        mask_only_types: ['ORGANIZATION'],
+      })
+      for (const text of classes.flatMap((c) => c.benign))
+        assert.deepEqual(await strictVerdict(step, text), { kind: 'continue', text }, text)
+      for (const text of refused) assert.equal((await strictVerdict(step, text)).kind, 'block', text)
+    })
+  })
 }
 
 /** The analyzer's options under default settings, with the shared gazetteer. */

@@ -1,24 +1,11 @@
-import assert from 'node:assert/strict'
-import { before, describe, it } from 'node:test'
-import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { defaultAnalyzerOptions, makeStep, strictVerdict } from './helpers.js'
-
-let options: AnalyzerOptions
-before(async () => {
-  options = await defaultAnalyzerOptions()
-})
-/** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
-const found = (text: string) =>
-  analyzeChunk(text, options).map(
-    (d) => `${d.type}:${text.slice(d.start, d.end)}${d.score >= 0.8 ? '!' : ''}`,
-  )
+import { describeClasses, type FindingClass } from './helpers.js'
 
 /**
  * The classes of 0.6.6, found on the tuning part of the benign prompts: for each, prompts that 0.6.5 changed
  * (public figures, characters, organisations and places that are no one's personal data), and prompts of the same
  * shape about a private person, whose data is still found.
  */
-const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[] = [
+const CLASSES: FindingClass[] = [
   {
     name: 'one-sentence knowledge questions about a full name',
     benign: [
@@ -169,27 +156,12 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
   },
 ]
 
-describe('knowledge questions, personas and organisations that are no personal data (0.6.6)', () => {
-  for (const c of CLASSES) {
-    it(`${c.name}: no finding in the benign prompts, the person next to them found`, () => {
-      for (const text of c.benign) assert.deepEqual(found(text), [], text)
-      for (const [text, expected] of c.person) assert.deepEqual(found(text), expected, text)
-    })
-  }
-
-  it('under strict settings the benign prompts pass unchanged and a person in the same shape is refused', async () => {
-    const { step } = await makeStep({
-      action: 'block',
-      block_min_score: 0.8,
-      mask_only_types: ['ORGANIZATION'],
-    })
-    for (const text of CLASSES.flatMap((c) => c.benign))
-      assert.deepEqual(await strictVerdict(step, text), { kind: 'continue', text }, text)
-    for (const text of [
-      'When did my colleague Anna Berg join the team?',
-      'What is the phone number of Anna Berg?',
-      'Write a letter to Anna Berg about her overdue invoice.',
-    ])
-      assert.equal((await strictVerdict(step, text)).kind, 'block', text)
-  })
-})
+describeClasses(
+  'knowledge questions, personas and organisations that are no personal data (0.6.6)',
+  CLASSES,
+  [
+    'When did my colleague Anna Berg join the team?',
+    'What is the phone number of Anna Berg?',
+    'Write a letter to Anna Berg about her overdue invoice.',
+  ],
+)

@@ -1,24 +1,11 @@
-import assert from 'node:assert/strict'
-import { before, describe, it } from 'node:test'
-import { type AnalyzerOptions, analyzeChunk } from '../src/analyze-text.js'
-import { defaultAnalyzerOptions, makeStep, strictVerdict } from './helpers.js'
-
-let options: AnalyzerOptions
-before(async () => {
-  options = await defaultAnalyzerOptions()
-})
-/** Each finding as `TYPE:value`, with `!` when it scores ≥ 0.8 (refuses under the presets' `block_min_score`). */
-const found = (text: string) =>
-  analyzeChunk(text, options).map(
-    (d) => `${d.type}:${text.slice(d.start, d.end)}${d.score >= 0.8 ? '!' : ''}`,
-  )
+import { describeClasses, type FindingClass } from './helpers.js'
 
 /**
  * The classes of 0.6.4, found on the tuning part of the benign prompts: for each, prompts without personal data
  * that 0.6.3 changed (most of them refused under `strict`), and a prompt of the same shape with a person, who is
  * still found.
  */
-const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[] = [
+const CLASSES: FindingClass[] = [
   {
     name: 'quoted titles: after a work or product noun, or a quoted title-case phrase',
     benign: [
@@ -170,28 +157,13 @@ const CLASSES: { name: string; benign: string[]; person: [string, string[]][] }[
   },
 ]
 
-describe('titles, eponyms, places of a kind and words of untrained languages are no people (0.6.4)', () => {
-  for (const c of CLASSES) {
-    it(`${c.name}: no finding in the benign prompts, the person next to them found`, () => {
-      for (const text of c.benign) assert.deepEqual(found(text), [], text)
-      for (const [text, expected] of c.person) assert.deepEqual(found(text), expected, text)
-    })
-  }
-
-  it('under strict settings the benign prompts pass unchanged and a person in the same shape is refused', async () => {
-    const { step } = await makeStep({
-      action: 'block',
-      block_min_score: 0.8,
-      mask_only_types: ['ORGANIZATION'],
-    })
-    for (const text of CLASSES.flatMap((c) => c.benign))
-      assert.deepEqual(await strictVerdict(step, text), { kind: 'continue', text }, text)
-    for (const text of [
-      "Please email 'The Old Man and the Sea' to Anna Berg tomorrow.",
-      'I got a letter from Alice in Accounting about the refund.',
-      "Mary's disease got worse last week.",
-      'I met Anna Berg in the city of Oslo.',
-    ])
-      assert.equal((await strictVerdict(step, text)).kind, 'block', text)
-  })
-})
+describeClasses(
+  'titles, eponyms, places of a kind and words of untrained languages are no people (0.6.4)',
+  CLASSES,
+  [
+    "Please email 'The Old Man and the Sea' to Anna Berg tomorrow.",
+    'I got a letter from Alice in Accounting about the refund.',
+    "Mary's disease got worse last week.",
+    'I met Anna Berg in the city of Oslo.',
+  ],
+)
