@@ -31,6 +31,7 @@ import {
   TRIGRAM_SEED,
   WORD_SEED,
 } from './features.js'
+import { HARM_CATEGORIES, HARM_LEXICONS } from './harm-lexicon.js'
 
 /** Cue names. Changing the list or a lexicon changes the features: retrain. */
 export const CUE_NAMES = [
@@ -48,8 +49,24 @@ export const CUE_NAMES = [
   'meta',
   'decoration',
   'oddtoken',
+  // Harmful-goal cues (harm-lexicon.ts, 0.5.8): the union, then one per category. A model
+  // scores them only when its file says so (`cueCount`), so appending them changes no
+  // feature of a model trained without them.
+  'harmgoal',
+  ...HARM_CATEGORIES,
 ] as const
 export type CueName = (typeof CUE_NAMES)[number]
+
+/** How many cues (in {@link CUE_NAMES} order) a model scores when its file names none: the 14 of 0.5.0. */
+export const BASE_CUE_COUNT = CUE_NAMES.indexOf('harmgoal')
+/** The cue sets a model can score: the first N of {@link CUE_NAMES}. */
+export const CUE_SETS = {
+  base: BASE_CUE_COUNT,
+  /** The base cues and the union of the harmful-goal categories. */
+  goal: BASE_CUE_COUNT + 1,
+  /** Those and each harm category. */
+  categories: CUE_NAMES.length,
+} as const
 
 /**
  * Phrases of each lexicon cue, separated by `;`. A phrase is one to three
@@ -112,10 +129,13 @@ const LEXICONS: Partial<Record<CueName, string>> = {
   meta: `prompt injection; prompt injections; injection attack; injection attacks; jailbreak attempts; security research; researchers; what does; what is meant; the phrase; the term; the sentence; mean; means; meaning; example of; examples of; for example;
     detect; detecting; detection; detector; classifier; classify; defend; defence; defense; defenses; mitigate; mitigation; protect against; red team; red teaming; explain why; is it safe; paper; article;
     was bedeutet; bedeutet; erkläre; qu'est-ce que; signifie; qué significa; significa; cosa significa`,
+  ...HARM_LEXICONS,
 }
 
-/** Cues whose co-occurrence is a feature of its own. */
-const PAIRED: readonly boolean[] = CUE_NAMES.map((name) => name !== 'oddtoken')
+/** Cues whose co-occurrence is a feature of its own: not the odd tokens, not the harm categories (their union is). */
+const PAIRED: readonly boolean[] = CUE_NAMES.map(
+  (name) => name !== 'oddtoken' && !(HARM_CATEGORIES as readonly string[]).includes(name),
+)
 
 // Phrase hashes: a word's hash is FNV-1a from WORD_SEED over its characters; two and three
 // words combine like the bigram and trigram features (features.ts), with a marker so a
@@ -201,27 +221,50 @@ export const CUE_PHRASES: ReadonlyMap<CueName, readonly string[]> = new Map(
   ]),
 )
 
-const tooLong: string[] = []
-for (const [name, phrases] of CUE_PHRASES) {
-  const bit = 1 << CUE_NAMES.indexOf(name)
-  for (const phrase of phrases) {
-    const w = wordHashesOf(phrase)
-    if (w.length < 1 || w.length > 3) {
-      tooLong.push(phrase)
-      continue
+const HARM_GOAL_BIT = 1 << CUE_NAMES.indexOf('harmgoal')
+
+/** Put the phrases of the cues `names` into the lexicon table and its filter. */
+function addToTable(names: readonly CueName[]): void {
+  const tooLong: string[] = []
+  for (const name of names) {
+    // A phrase of a harm category also fires the union.
+    const bit =
+      (1 << CUE_NAMES.indexOf(name)) |
+      ((HARM_CATEGORIES as readonly string[]).includes(name) ? HARM_GOAL_BIT : 0)
+    for (const phrase of CUE_PHRASES.get(name) ?? []) {
+      const w = wordHashesOf(phrase)
+      if (w.length < 1 || w.length > 3) {
+        tooLong.push(phrase)
+        continue
+      }
+      const hash =
+        w.length === 1 ? w[0] : w.length === 2 ? bigramHash(w[0], w[1]) : trigramHash(w[0], w[1], w[2])
+      const i = slotOf(hash)
+      tableUsed[i] = 1
+      tableKeys[i] = hash
+      tableCues[i] |= bit
+      const f = filterSlot(hash)
+      filter[f >>> 5] |= 1 << (f & 31)
     }
-    const hash =
-      w.length === 1 ? w[0] : w.length === 2 ? bigramHash(w[0], w[1]) : trigramHash(w[0], w[1], w[2])
-    const i = slotOf(hash)
-    tableUsed[i] = 1
-    tableKeys[i] = hash
-    tableCues[i] |= bit
-    const f = filterSlot(hash)
-    filter[f >>> 5] |= 1 << (f & 31)
   }
+  if (tooLong.length) throw new Error(`cue phrases must have one to three words: ${tooLong.join('; ')}`)
 }
 
-if (tooLong.length) throw new Error(`cue phrases must have one to three words: ${tooLong.join('; ')}`)
+addToTable(CUE_NAMES.slice(0, BASE_CUE_COUNT))
+let harmPhrasesInTable = false
+
+/**
+ * Make the cue scan count the cues of a model's set (its `cueCount`). The harmful-goal
+ * phrases (more than the other cues' together) join the table only when a model or
+ * the training asks for them, so a model of the base set scans with the table and filter
+ * of 0.5.7 and costs what it did. A model ignores the counts of cues past its set
+ * ({@link cueFeaturesOfCounts}), so one process can hold models of both sets.
+ */
+export function useCueSet(cueCount: number): void {
+  if (cueCount <= BASE_CUE_COUNT || harmPhrasesInTable) return
+  harmPhrasesInTable = true
+  addToTable(CUE_NAMES.slice(BASE_CUE_COUNT))
+}
 
 const DECORATION = CUE_NAMES.indexOf('decoration')
 const ODD_TOKEN = CUE_NAMES.indexOf('oddtoken')
@@ -410,12 +453,18 @@ function hashCue(a: number, b: number, c: number, mask: number): number {
  * Write the cue feature indices for `counts` (each below `2 ** bits`) to
  * `out`; returns how many. A cue that fires gives one feature, two when it
  * fires twice, three when four times; each pair of paired cues that both
- * fire gives one more.
+ * fire gives one more. Only the first `cueCount` cues count (the model's cue
+ * set, {@link CUE_SETS}).
  */
-export function cueFeaturesOfCounts(counts: Uint8Array, bits: number, out: Int32Array): number {
+export function cueFeaturesOfCounts(
+  counts: Uint8Array,
+  bits: number,
+  out: Int32Array,
+  cueCount: number = BASE_CUE_COUNT,
+): number {
   const mask = (1 << bits) - 1
   let n = 0
-  for (let k = 0; k < counts.length; k++) {
+  for (let k = 0; k < cueCount; k++) {
     const c = counts[k]
     if (c === 0) continue
     out[n++] = hashCue(1, k, 1, mask)
@@ -433,8 +482,10 @@ export function cueFeatures(
   bits: number,
   out: Int32Array,
   counts = new Uint8Array(CUE_NAMES.length),
+  cueCount: number = BASE_CUE_COUNT,
 ): number {
-  return cueFeaturesOfCounts(cueCounts(text, counts), bits, out)
+  useCueSet(cueCount)
+  return cueFeaturesOfCounts(cueCounts(text, counts), bits, out, cueCount)
 }
 
 /** Most cue features one text can have: three per cue and one per pair. */

@@ -7,7 +7,7 @@
  * or a web page. This module imports nothing from @gov/core, so a worker
  * thread that scores texts does not load the SDK and its dependencies.
  */
-import { CUE_NAMES, cueFeaturesOfCounts, hashFeaturesAndCues, MAX_CUE_FEATURES } from './cues.js'
+import { CUE_NAMES, cueFeaturesOfCounts, hashFeaturesAndCues, MAX_CUE_FEATURES, useCueSet } from './cues.js'
 import {
   FeatureBitSet,
   FeatureScratch,
@@ -40,6 +40,8 @@ export type ChannelWeights = {
   readonly bias: number
   /** The model also scores the text's cue features (cues.ts), added without length normalisation. */
   readonly cues?: boolean
+  /** How many cues of `CUE_NAMES` it scores (cues.ts `CUE_SETS`); absent: the 14 of 0.5.0. */
+  readonly cueCount?: number
 } & (
   | { readonly weights: Float32Array; readonly stored?: undefined }
   | {
@@ -67,6 +69,8 @@ export interface ChannelFileEntry {
   readonly encoding?: WeightEncoding
   /** Whether the model scores cue features (cues.ts) besides the n-grams; absent: no. */
   readonly cues?: boolean
+  /** How many cues of `CUE_NAMES` it scores (the harmful-goal cues of 0.5.8 come after the 14 of 0.5.0); absent: 14. */
+  readonly cueCount?: number
 }
 
 /** `model/model.json`, as `train/train.ts` writes it. */
@@ -96,6 +100,7 @@ export class LinearModel {
     this.channels = channels
     this.combine = combine
     this.#seen = new FeatureBitSet(bits)
+    for (const ch of [channels.direct, channels.tool]) if (ch.cueCount !== undefined) useCueSet(ch.cueCount)
   }
 
   /**
@@ -149,7 +154,7 @@ export class LinearModel {
       : hashFeatures(scratch.codes, length, this.bits, scratch.features, seen)
     if (cues) {
       const c = this.#cueFeatures
-      const m = cueFeaturesOfCounts(this.#cueCounts, this.bits, c)
+      const m = cueFeaturesOfCounts(this.#cueCounts, this.bits, c, ch.cueCount)
       if (ch.stored) {
         const values = ch.stored.values
         let q = 0

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { GovError } from '@gov/core'
+import { BASE_CUE_COUNT, CUE_NAMES } from './cues.js'
 import { InjectionDetector } from './detector.js'
 import { type ChannelFileEntry, type ChannelWeights, LinearModel, type ModelFile } from './linear-model.js'
 
@@ -24,6 +25,15 @@ function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): C
   const encoding = entry.encoding ?? 'int16'
   if (encoding !== 'int8' && encoding !== 'int16')
     throw invalid('injection model names an unknown weight encoding', { encoding })
+  if (
+    entry.cueCount !== undefined &&
+    !(
+      Number.isInteger(entry.cueCount) &&
+      entry.cueCount >= BASE_CUE_COUNT &&
+      entry.cueCount <= CUE_NAMES.length
+    )
+  )
+    throw invalid('injection model names an unknown cue set', { cueCount: entry.cueCount })
   const width = encoding === 'int8' ? 1 : 2
   if (bytes.length !== width << bits)
     throw invalid('injection model weights have the wrong size', {
@@ -39,6 +49,7 @@ function channelWeights(bits: number, entry: ChannelFileEntry, bytes: Buffer): C
   return {
     bias: entry.bias,
     ...(entry.cues === true ? { cues: true } : {}),
+    ...(entry.cueCount !== undefined ? { cueCount: entry.cueCount } : {}),
     stored: { values, scale: entry.scale },
   }
 }

@@ -4,6 +4,7 @@ import type { RequestContext, StepInstance } from '@gov/core'
 import { GovError } from '@gov/core'
 import type { FakeMessage } from '@gov/core/testing'
 import { makeExchange, makeRequestContext, makeServices } from '@gov/core/testing'
+import { CUE_SETS } from '../src/cues.js'
 import type { Analysis, AnalyzeOptions } from '../src/detector.js'
 import { InjectionDetector } from '../src/detector.js'
 import step, { DIRECT_FINDING, INDIRECT_FINDING, INJECTION_DETECTED } from '../src/index.js'
@@ -248,6 +249,25 @@ describe('linear model loading', () => {
         ),
       (error: unknown) => error instanceof GovError && error.code === MODEL_INVALID,
     )
+  })
+
+  it('reads the cue set of a channel (cueCount) and refuses one it does not know', () => {
+    const combine = { alpha: 1, beta: 1, bias: 0 }
+    const entry = { bias: 0, scale: 1, weights: 'w.bin', encoding: 'int8' as const, cues: true }
+    const file = (cueCount?: number) => ({
+      format: 2 as const,
+      bits: 8,
+      channels: { direct: { ...entry, ...(cueCount === undefined ? {} : { cueCount }) }, tool: entry },
+      combine: { direct: combine, tool: combine },
+    })
+    const bytes = () => Buffer.alloc(1 << 8)
+    assert.equal(modelFromFile(file(), bytes).channels.direct.cueCount, undefined)
+    assert.equal(modelFromFile(file(CUE_SETS.goal), bytes).channels.direct.cueCount, CUE_SETS.goal)
+    for (const bad of [3, CUE_SETS.categories + 1, 14.5])
+      assert.throws(
+        () => modelFromFile(file(bad), bytes),
+        (error: unknown) => error instanceof GovError && error.code === MODEL_INVALID,
+      )
   })
 
   it('fails with a coded error on an old or unknown format, or a missing channel', () => {

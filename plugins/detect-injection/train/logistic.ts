@@ -4,7 +4,7 @@
  * model's logit with the rule weights.
  */
 import { seededRandom } from '@gov/core/testing'
-import { cueFeatures, MAX_CUE_FEATURES } from '../src/cues.js'
+import { BASE_CUE_COUNT, cueFeatures, MAX_CUE_FEATURES } from '../src/cues.js'
 import {
   distinctFeaturesOf,
   FeatureDeduper,
@@ -61,6 +61,12 @@ const scratch = new FeatureScratch()
 const cueScratch = new Int32Array(MAX_CUE_FEATURES)
 
 /**
+ * How many cues (src/cues.ts `CUE_SETS`) the examples' cue features cover; set by train.ts
+ * `--harm-cues` (a trial, 0.5.8), the 14 of 0.5.0 by default.
+ */
+export const CUE_SET: { count: number } = { count: BASE_CUE_COUNT }
+
+/**
  * Word clusters whose n-grams join the hashed features (src/embeddings.ts
  * `hashClusterFeatures`); set by train.ts `--clusters`, off by default.
  */
@@ -90,7 +96,7 @@ export function examplesOf(text: string, label: 0 | 1, bits: number): Example[] 
   const d = deduper
   return windows.map((w) => ({
     features: windowFeatures(w.text, bits, d),
-    cues: cueScratch.slice(0, cueFeatures(w.text, bits, cueScratch)),
+    cues: cueScratch.slice(0, cueFeatures(w.text, bits, cueScratch, undefined, CUE_SET.count)),
     label,
     weight: 1 / windows.length,
   }))

@@ -24,6 +24,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { BASE_CUE_COUNT, CUE_SETS } from '../src/cues.js'
 import type { Combiner, ModelFile, WeightEncoding } from '../src/linear-model.js'
 import { LinearModel } from '../src/linear-model.js'
 import type { Channel } from '../src/match-rules.js'
@@ -57,7 +58,7 @@ import {
   outOfGroupDenseLogits,
 } from './dense.js'
 import { clusterVectors, EMBEDDINGS_URL } from './extract-embeddings.js'
-import { CLUSTER_FEATURES, DEFAULT_TRAIN_OPTIONS, rowLogit, type TrainOptions } from './logistic.js'
+import { CLUSTER_FEATURES, CUE_SET, DEFAULT_TRAIN_OPTIONS, rowLogit, type TrainOptions } from './logistic.js'
 import { metricsOf, metricsTable } from './metrics.js'
 import { HELD_OUT_SHARE, isHeldOut, SPLIT_SEED } from './split.js'
 import { WordVectors } from './word-vectors.js'
@@ -150,6 +151,20 @@ const AUGMENT_PER_KIND = 300
  * → 0.790 at 5 %, so the tool model has none (measured 2026-11-24).
  */
 const CUE_CHANNELS: readonly Channel[] = ['direct']
+
+/**
+ * `--harm-cues base|goal|categories` (a trial, 0.5.8; default base): which cue set the models
+ * that learn cues score (src/cues.ts `CUE_SETS`): the 14 cues of 0.5.0, those and the union
+ * of the harmful-goal categories of src/harm-lexicon.ts (paired with the other cues), or
+ * those and each category as well.
+ */
+function harmCueCount(argv: readonly string[]): number {
+  const i = argv.indexOf('--harm-cues')
+  if (i < 0) return BASE_CUE_COUNT
+  const value = argv[i + 1] as keyof typeof CUE_SETS
+  if (!(value in CUE_SETS)) throw new Error(`--harm-cues takes base, goal or categories, not ${value}`)
+  return CUE_SETS[value]
+}
 
 function cueChannels(argv: readonly string[]): readonly Channel[] {
   const i = argv.indexOf('--cues')
@@ -356,6 +371,8 @@ function main(): void {
     CLUSTER_FEATURES.current = { vectors, clusters, k: clusterK }
     console.log(`word-cluster n-grams: ${clusterK} clusters of ${vectors.count} words`)
   }
+  CUE_SET.count = harmCueCount(process.argv)
+  if (CUE_SET.count !== BASE_CUE_COUNT) console.log(`trial: ${CUE_SET.count} cues (--harm-cues)`)
   const examples = examplesOfRows(rows, options.bits)
   const extra = extraExamples(options.bits)
   const ruleWeights = ruleWeightsOf(rows)
@@ -526,6 +543,7 @@ function main(): void {
         weights: 'direct.bin',
         ...encodingEntry,
         ...(cues.includes('direct') ? { cues: true } : {}),
+        ...(cues.includes('direct') && CUE_SET.count !== BASE_CUE_COUNT ? { cueCount: CUE_SET.count } : {}),
       },
       tool: {
         bias: trained.tool.bias,
@@ -533,6 +551,7 @@ function main(): void {
         weights: 'tool.bin',
         ...encodingEntry,
         ...(cues.includes('tool') ? { cues: true } : {}),
+        ...(cues.includes('tool') && CUE_SET.count !== BASE_CUE_COUNT ? { cueCount: CUE_SET.count } : {}),
       },
     },
     combine,
