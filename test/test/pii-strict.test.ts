@@ -79,7 +79,8 @@ describe('detect_pii block_min_score through the gateway (strict preset, pii=blo
   })
 
   it('strict masks an organisation instead of refusing (no personal data of a person)', async () => {
-    const text = 'How does the USPS price parcels?'
+    // An organisation asked about ("How does the USPS price parcels?") is a topic since detect_pii 0.6.6.
+    const text = 'Our parcels go out with the USPS every Monday.'
     const res = await ask(strict, text)
     assert.ok(!lastSent().includes('USPS'), `provider saw the value: ${lastSent()}`)
     assert.match(lastSent(), /<ORGANIZATION_1>/)
