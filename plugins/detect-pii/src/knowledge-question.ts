@@ -14,8 +14,9 @@ import type { Detection } from './pii-types.js'
  * is personal data (an e-mail, phone, address, … or a place tied to a person keep the names), and nothing says
  * the writer knows the person or asks for their private data: no first-person word ("my", "I", "we", "mein",
  * "mi", "je", "мой", …), no "your", no relative, colleague or client ("brother", "boss", "patient"), no contact,
- * health, money or schedule word ("phone", "address", "medical", "salary", "calendar"), no "named"/"called".
- * The rule cannot tell fame: "When did Anna Berg join the company?" is left unmasked too (the cost of the rule).
+ * health, money or schedule word ("phone", "address", "medical", "salary", "calendar"), no word of work or
+ * private life ("fired", "review", "married", "old", "company", "yesterday", "week"), no "named"/"called".
+ * The rule cannot tell fame: "When did Anna Berg graduate?" is left unmasked too (the cost of the rule).
  */
 
 /** Longest text read as one knowledge question (UTF-16 units). */
@@ -174,6 +175,43 @@ const PRIVATE_WORDS = new Set([
   'live',
   'lives',
   'home',
+  // work and private life: what people ask about a colleague, not a figure of history (after review)
+  'fired',
+  'hired',
+  'promoted',
+  'promotion',
+  'resigned',
+  'quit',
+  'laid',
+  'review',
+  'performance',
+  'leave',
+  'sick',
+  'pregnant',
+  'divorced',
+  'married',
+  'dating',
+  'old',
+  'pay',
+  'paid',
+  'owe',
+  'owes',
+  'debt',
+  'rent',
+  'raise',
+  'interview',
+  'team',
+  'department',
+  'office',
+  'company',
+  'shift',
+  'vacation',
+  'today',
+  'yesterday',
+  'tomorrow',
+  'tonight',
+  'week',
+  'month',
   // errands for someone real
   'send',
   'forward',

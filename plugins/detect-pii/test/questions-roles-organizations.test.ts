@@ -23,6 +23,12 @@ const CLASSES: FindingClass[] = [
       ['Anna Berg called twice. When will she get her refund?', ['PERSON:Anna Berg!']],
       ['Did Anna Berg sign the contract?', ['PERSON:Anna Berg!']],
       ['Is that Dana Brown, who is now suing the firm?', ['PERSON:Dana Brown!']],
+      // Work and private life (after review of 0.6.6).
+      ['Why was Peter Lindqvist fired last month?', ['PERSON:Peter Lindqvist!']],
+      ['Why did Mark Hughes get a bad performance review?', ['PERSON:Mark Hughes!']],
+      ['How old is Maria Gonzalez?', ['PERSON:Maria Gonzalez!']],
+      ['Who is Jonas Weber married to?', ['PERSON:Jonas Weber!']],
+      ['When did Anna Berg join the company?', ['PERSON:Anna Berg!']],
     ],
   },
   {
