@@ -141,7 +141,8 @@ interface Raw {
 
 /**
  * A call over node:http. `hangUpAfterMs` destroys the request that long after
- * it was sent; `hangUpAfterBytes` once that many answer bytes arrived. Resolves
+ * it was sent; `hangUpOn` when that promise settles; `hangUpAfterBytes` once
+ * that many answer bytes arrived. Resolves
  * with the answer, or undefined when the caller hung up first.
  */
 function rawCall(
@@ -151,6 +152,7 @@ function rawCall(
   payload: Buffer | string | Buffer[],
   options: {
     hangUpAfterMs?: number
+    hangUpOn?: Promise<unknown>
     hangUpAfterBytes?: number
     chunked?: boolean
     gapMs?: number
@@ -195,6 +197,7 @@ function rawCall(
       res.on('error', (err) => (gone ? undefined : reject(err)))
     })
     if (options.hangUpAfterMs !== undefined) setTimeout(() => !gone && hangUp(), options.hangUpAfterMs)
+    void options.hangUpOn?.finally(() => !gone && hangUp())
     void (async () => {
       for (const part of parts) {
         if (gone) return
@@ -229,7 +232,7 @@ describe('callers that hang up, race and send odd bodies', () => {
   before(async () => {
     provider = await startProvider()
     t = await startTestGateway({
-      plugins: [...fixtureSteps, slowCheckStep(400)],
+      plugins: [...fixtureSteps, slowCheckStep(1000)],
       env: {
         OPENAI_BASE_URL: `${provider.url}/v1`,
         ANTHROPIC_BASE_URL: provider.url,
@@ -327,15 +330,19 @@ describe('callers that hang up, race and send odd bodies', () => {
       it(`${label}: a caller gone while the answer is held back for checking is audited, gov carries on`, async () => {
         const directive = `ok:held:${label}:${agentNo}`
         const before = await auditCount('slow-checked')
-        // The provider answers at once; the slow check holds the answer 400 ms; the caller leaves after 150.
+        // The provider answers at once; the slow check holds the answer 1 s; the caller leaves once the
+        // provider has seen the call (not after a fixed time: a loaded machine may not have forwarded it yet).
+        const seen = eventually(
+          () => provider.seen.get(directive) ?? 0,
+          (n) => n > 0,
+          10_000,
+        )
         const raw = await rawCall(
           t,
           PATHS[vendor],
           slowKey,
           JSON.stringify(requestBody(vendor, directive, stream)),
-          {
-            hangUpAfterMs: 150,
-          },
+          { hangUpOn: seen },
         )
         assert.equal(raw, undefined)
         assert.equal(provider.seen.get(directive), 1)
