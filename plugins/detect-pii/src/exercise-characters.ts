@@ -1,4 +1,5 @@
 import type { Detection } from './pii-types.js'
+import { privateWord, REAL_PERSON_WORDS } from './private-words.js'
 
 /**
  * Characters of an exercise, puzzle or story the user asks for are no personal data (0.6.5): the lone given
@@ -62,6 +63,22 @@ const GREETING_OR_SIGN_OFF =
 const TITLE_BEFORE =
   /(?<![\p{L}\p{M}])(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|herr|frau|sr|sra|srta|señor|señora|don|doña|mme|mlle|monsieur|madame|signor|signora|sig|господин|госпожа|бабушка|дедушка)\.?[ \t]*$/u
 
+/** A name the tagger found with its title ("Mrs. McGillicuddy"): a titled character, as {@link TITLE_BEFORE}. */
+const TITLED_NAME =
+  /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Señor|Señora|Mme|Mlle|Monsieur|Madame|Signor|Signora)\.?[ \t]+\p{Lu}[\p{Ll}\p{M}'’-]+$/u
+
+/**
+ * Titled characters ("Mr. Trent", "Mrs. Thompson", "Dr. Wertz") are no personal data in a worked problem (0.6.7)
+ * that has none of {@link REAL_PERSON_WORDS}: no first person, colleague or client, contact, health or schedule
+ * word, no work-life event or day, no errand. Not in a requested story or role-play, nor in a programming
+ * exercise, where a title more often names a real or famous person ("You are a private investigator. A
+ * client, Mrs. Johnson, …").
+ */
+function titledProblem(text: string): boolean {
+  const lower = text.toLowerCase()
+  return workedProblem(text, lower) && !privateWord(lower, REAL_PERSON_WORDS)
+}
+
 /** "my sister Jenna", "our neighbour Tom", "I'm Anna", "call Anna at": the writer knows the person. */
 const KNOWN_BEFORE =
   /(?:(?<![\p{L}\p{M}])(?:my|our|mein\p{L}*|unser\p{L}*|mi|mis|nuestr\p{L}*|mon|ma|mes|notre|мо\p{L}|наш\p{L}*)(?:[ \t]+\p{Ll}[\p{L}\p{M}'-]*){0,2}|(?<![\p{L}\p{M}])(?:i'm|i am|i’m|ich bin|soy|je suis|call|text|email|e-mail|phone|ping|message|ask)|\bcc:?)[ \t]*,?[ \t]*$/u
@@ -95,18 +112,23 @@ export function withoutExerciseCharacters(
     else if (d.type === 'PERSON') {
       persons++
       const value = text.slice(d.start, d.end)
-      if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value)) return found
+      if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value) && !TITLED_NAME.test(value)) return found
     } else if (placesArePersonal || d.type !== 'LOCATION') return found
   }
   if (persons === 0 && organizations === 0) return found
   if (!exerciseText(text) && !(persons === 0 && roleRequest(text))) return found
   if (wordTest(SELF_INTRODUCTION, text.toLowerCase()) || GREETING_OR_SIGN_OFF.test(text)) return found
+  let titledCharacters: boolean | undefined
   for (const d of found) {
     if (d.type !== 'PERSON') continue
     // Lower case, so the patterns need no case-insensitive matching (a lower-case word of KNOWN_BEFORE may be any).
     const before = text.slice(Math.max(0, d.start - 40), d.start)
     const lowerBefore = before.toLowerCase()
-    if (TITLE_BEFORE.test(lowerBefore) || KNOWN_BEFORE.test(lowerBefore)) return found
+    if (KNOWN_BEFORE.test(lowerBefore)) return found
+    if (TITLE_BEFORE.test(lowerBefore) || TITLED_NAME.test(text.slice(d.start, d.end))) {
+      titledCharacters ??= titledProblem(text)
+      if (!titledCharacters) return found
+    }
     // An initial after it ("John D."), a line of its own at the end (a signature).
     const after = text.slice(d.end, d.end + 4)
     if (/^[ \t]+\p{Lu}\.(?:\s|$)/u.test(after)) return found
@@ -124,6 +146,15 @@ export function exerciseText(text: string): boolean {
   // The patterns are lower case and read the lower-cased text (case-insensitive matching is slower); each runs only
   // when the text holds a word it cannot match without.
   const lower = text.toLowerCase()
+  return (
+    workedProblem(text, lower) ||
+    (hasAny(lower, FICTION_KEYS) && wordTest(FICTION, lower) && wordTest(FICTION_REQUEST, lower)) ||
+    codeExercise(lower)
+  )
+}
+
+/** A worked problem: a quantity question and a number, or another question or task and three numbers. */
+function workedProblem(text: string, lower: string): boolean {
   const quantity = hasAny(lower, QUANTITY_KEYS) && (wordTest(QUANTITY, lower) || QUANTITY_SCRIPTS.test(text))
   if (
     quantity ||
@@ -135,10 +166,7 @@ export function exerciseText(text: string): boolean {
     while (NUMBER.exec(lower) !== null) if (++numbers >= TASK_NUMBERS) break
     if (numbers > 0 && (numbers >= TASK_NUMBERS || quantity)) return true
   }
-  return (
-    (hasAny(lower, FICTION_KEYS) && wordTest(FICTION, lower) && wordTest(FICTION_REQUEST, lower)) ||
-    codeExercise(lower)
-  )
+  return false
 }
 
 /** A programming exercise ({@link CODE_EXERCISE}), in the lower-cased text. */

@@ -54,7 +54,11 @@ const STILL_MASKED: [string, string][] = [
   ['My name is Sarah and I have 3 cats. How many legs do my cats have in total?', 'Sarah'],
   ['Dear Oliver, how many tickets did we sell for the 3 concerts?', 'Oliver'],
   ['My sister Jenna has 4 dogs. How many dogs does Jenna have if she adopts 2 more?', 'Jenna'],
-  ['Mr. Trent sells 20 shirts a day. How many shirts does Mr. Trent sell in 5 days?', 'Trent'],
+  // A titled character of a worked problem is unmasked since 0.6.7 (titled-characters.test.ts), not a colleague.
+  [
+    'Mr. Trent from our office sells 20 shirts a day. How many shirts does Mr. Trent sell in 5 days?',
+    'Trent',
+  ],
   ['Write a story about my colleague Lisa, who won 3 prizes.', 'Lisa'],
   ['Write a summary of the conversation between Tom and Lisa about the budget.', 'Lisa'],
   ['Call Sarah at 555-0199 about the 3 boxes. How many boxes are left?', 'Sarah'],
