@@ -52,6 +52,35 @@ function placeLookup(g: Gazetteer | undefined): PlaceLookup | undefined {
   return lookup
 }
 
+/**
+ * The forms of a lower-case word a name list may hold: the word, without a genitive "s" ("annas" → "anna"), and in
+ * Cyrillic without a case ending, with a nominative one ("ивану" → "иван", "марии" → "мария", "альберта" →
+ * "альберт"), so an inflected given name is still known.
+ */
+function nameForms(key: string): string[] {
+  const forms = [key]
+  if (key.length > 3 && key.endsWith('s')) forms.push(key.slice(0, -1))
+  if (CYRILLIC.test(key))
+    for (const stem of [key.slice(0, -1), key.slice(0, -2)])
+      if (stem.length >= 3) for (const ending of NOMINATIVE_ENDINGS) forms.push(stem + ending)
+  return forms
+}
+const CYRILLIC = /\p{Script=Cyrillic}/u
+const NOMINATIVE_ENDINGS = ['', 'а', 'я', 'й', 'ь']
+
+/** True for a lower-case word the gazetteer lists as a given name or surname, or a form of one ({@link nameForms}). */
+function knownNames(g: Gazetteer | undefined): ((key: string) => boolean) | undefined {
+  if (!g) return undefined
+  let known = nameLookups.get(g)
+  if (!known) {
+    const listed = (key: string) => g.firstNames.has(key) || g.lastNames.has(key)
+    known = (key) => nameForms(key).some(listed)
+    nameLookups.set(g, known)
+  }
+  return known
+}
+const nameLookups = new WeakMap<Gazetteer, (key: string) => boolean>()
+
 /** Every detection in one piece of text (no chunking), overlaps resolved, filtered by the options. */
 export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[] {
   const { types } = options
@@ -85,6 +114,7 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
   return withoutQuestionTopics(
     text,
     withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal),
+    knownNames(options.gazetteer),
   )
 }
 

@@ -30,20 +30,42 @@ const FULL_NAME = /^\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:\p{Ll}{1,3}\s+)?\p{Lu}[\p{
  * The detections without the full names a one-sentence knowledge question asks about, and without every name of a
  * role-play set in history or fame ({@link historicalRole}); `found` when none.
  */
-export function withoutQuestionTopics(text: string, found: Detection[]): Detection[] {
+export function withoutQuestionTopics(
+  text: string,
+  found: Detection[],
+  knownName?: (key: string) => boolean,
+): Detection[] {
   let names = 0
-  let fullNames = 0
+  let topics = 0
   for (const d of found) {
     if (d.type === 'PERSON') {
       names++
-      if (FULL_NAME.test(text.slice(d.start, d.end))) fullNames++
+      if (questionTopic(text.slice(d.start, d.end), knownName)) topics++
     } else if (d.type !== 'ORGANIZATION') return found
   }
   if (names === 0) return found
-  if (fullNames > 0 && knowledgeQuestion(text))
-    return found.filter((d) => d.type !== 'PERSON' || !FULL_NAME.test(text.slice(d.start, d.end)))
+  if (topics > 0 && knowledgeQuestion(text))
+    return found.filter((d) => d.type !== 'PERSON' || !questionTopic(text.slice(d.start, d.end), knownName))
   return historicalRole(text) ? found.filter((d) => d.type !== 'PERSON') : found
 }
+
+/**
+ * A name a knowledge question may ask about: a full name, or (0.6.7) one capitalised word that no name list
+ * knows as a given name or surname ("Dewar", "Kublai's", "Odinga", "Hobson"): such a word alone is how a text
+ * names a figure of history or science, while the people a writer knows go by names the lists have ("When did
+ * Sarah call?", "Why did Schmidt leave?" stay masked). `knownName` reads a lower-case word in the gazetteer's
+ * name lists; without a gazetteer only full names count.
+ */
+function questionTopic(value: string, knownName: ((key: string) => boolean) | undefined): boolean {
+  if (FULL_NAME.test(value)) return true
+  if (!knownName || !LONE_WORD.test(value)) return false
+  const key = value.toLowerCase().replace(POSSESSIVE, '')
+  return !knownName(key)
+}
+/** One capitalised word of letters with lower case after its first (no acronym, no handle). */
+const LONE_WORD = /^\p{Lu}\p{Ll}[\p{Ll}\p{M}'’-]*$/u
+/** A possessive or case ending after an apostrophe ("Kublai's", "Luther'in"). */
+const POSSESSIVE = /['’]\p{L}*$/u
 
 /**
  * A role for the assistant set in history, fiction or fame (0.6.6): "You are a historian studying the life of

@@ -112,9 +112,9 @@ const CLASSES: FindingClass[] = [
       "How would you sort a list of dictionaries by age in Python?\n\n[{'name': 'Alice', 'age': 30}, {'name': 'Bob', 'age': 25}]",
     ],
     person: [
-      // A titled character, and a real message, keep their names.
+      // A titled colleague (a titled character alone is unmasked since 0.6.7), and a real message, keep their names.
       [
-        'Mr. Trent sells 20 shirts for 3 dollars each. How high is his revenue after 4 days?',
+        'Mr. Trent from our office sells 20 shirts for 3 dollars each. How high is his revenue after 4 days?',
         ['PERSON:Trent!'],
       ],
       ['Meeting with DeShawn at 3pm tomorrow about the Q3 numbers.', ['PERSON:DeShawn!']],
