@@ -26,8 +26,8 @@ import {
   hashCharGrams,
   hashDistinctCharGrams,
   isWordAt,
-  keepDistinct,
   prepareFeatureCodes,
+  pushFeature,
   TRIGRAM_SEED,
   WORD_SEED,
 } from './features.js'
@@ -367,10 +367,8 @@ export function hashFeaturesAndCues(
   seen?: FeatureBitSet,
 ): number {
   const mask = (1 << bits) - 1
-  const chars = seen
-    ? hashDistinctCharGrams(codes, n, mask, out, seen.words)
-    : hashCharGrams(codes, n, mask, out)
-  let count = chars
+  const set = seen?.words
+  let count = set ? hashDistinctCharGrams(codes, n, mask, out, set) : hashCharGrams(codes, n, mask, out)
   counts.fill(0)
   let h = WORD_SEED
   let inWord = false
@@ -411,14 +409,14 @@ export function hashFeaturesAndCues(
       if (stop) words = 0
       continue
     }
-    out[count++] = (h ^ (h >>> 13)) & mask
+    count = pushFeature(out, count, (h ^ (h >>> 13)) & mask, set)
     let cues = cuesOfHash(h)
     // The bigram and trigram hashes are bigramHash and trigramHash of the same words.
     const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
     const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
     if (previous !== 0) {
-      out[count++] = (b ^ (b >>> 16)) & mask
-      if (beforePrevious !== 0) out[count++] = (t ^ (t >>> 16)) & mask
+      count = pushFeature(out, count, (b ^ (b >>> 16)) & mask, set)
+      if (beforePrevious !== 0) count = pushFeature(out, count, (t ^ (t >>> 16)) & mask, set)
     }
     if (words >= 1) cues |= cuesOfHash(b)
     if (words >= 2) cues |= cuesOfHash(t)
@@ -429,7 +427,7 @@ export function hashFeaturesAndCues(
     h = WORD_SEED
     inWord = false
   }
-  return seen ? keepDistinct(out, chars, count, seen.words) : count
+  return count
 }
 
 const scratch = new FeatureScratch()

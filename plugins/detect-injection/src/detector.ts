@@ -243,14 +243,16 @@ function isQuoted(text: string, start: number, end: number): boolean {
  * the document around it, and less when it shares most of its words with it.
  */
 function weighContext(text: string, hits: RuleHit[]): RuleHit[] {
-  return hits.map((hit) => {
-    if (hit.category !== 'tool_instruction' || !hit.segment) return hit
+  // In place (the array is matchRules' own): most texts have no such hit, and then nothing is copied.
+  for (let i = 0; i < hits.length; i++) {
+    const hit = hits[i]
+    if (hit.category !== 'tool_instruction' || !hit.segment) continue
     const overlap = contextOverlap(text, hit.segment.start, hit.segment.end)
-    if (overlap === undefined) return hit
-    if (overlap < OFF_TOPIC) return { ...hit, weight: hit.weight + OFF_TOPIC_BONUS }
-    if (overlap > ON_TOPIC) return { ...hit, weight: Math.max(0.5, hit.weight - ON_TOPIC_PENALTY) }
-    return hit
-  })
+    if (overlap === undefined) continue
+    if (overlap < OFF_TOPIC) hits[i] = { ...hit, weight: hit.weight + OFF_TOPIC_BONUS }
+    else if (overlap > ON_TOPIC) hits[i] = { ...hit, weight: Math.max(0.5, hit.weight - ON_TOPIC_PENALTY) }
+  }
+  return hits
 }
 
 function combine(c: Combiner, modelLogit: number, ruleWeight: number): number {
@@ -297,9 +299,10 @@ function addHiddenTextHits(
 }
 
 function signalsOf(hits: readonly Located[], modelContribution: number): string[] {
-  const ranked = hits.filter((h) => h.weight > 0).map((h) => ({ id: h.id, weight: h.weight }))
+  // The hits themselves are ranked (a stable sort keeps their order among equal weights).
+  const ranked: { readonly id: string; readonly weight: number }[] = hits.filter((h) => h.weight > 0)
   if (modelContribution > 1) ranked.push({ id: 'model.ngram', weight: modelContribution })
-  ranked.sort((a, b) => b.weight - a.weight)
+  if (ranked.length > 1) ranked.sort((a, b) => b.weight - a.weight)
   const out: string[] = []
   for (const r of ranked) {
     if (!out.includes(r.id)) out.push(r.id)

@@ -136,10 +136,8 @@ export function hashFeatures(
   seen?: FeatureBitSet,
 ): number {
   const mask = (1 << bits) - 1
-  const chars = seen
-    ? hashDistinctCharGrams(codes, n, mask, out, seen.words)
-    : hashCharGrams(codes, n, mask, out)
-  let count = chars
+  const set = seen?.words
+  let count = set ? hashDistinctCharGrams(codes, n, mask, out, set) : hashCharGrams(codes, n, mask, out)
   let previous = 0
   let beforePrevious = 0
   let h = WORD_SEED
@@ -152,13 +150,13 @@ export function hashFeatures(
       continue
     }
     if (!inWord) continue
-    out[count++] = (h ^ (h >>> 13)) & mask
+    count = pushFeature(out, count, (h ^ (h >>> 13)) & mask, set)
     if (previous !== 0) {
       const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
-      out[count++] = (b ^ (b >>> 16)) & mask
+      count = pushFeature(out, count, (b ^ (b >>> 16)) & mask, set)
       if (beforePrevious !== 0) {
         const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
-        out[count++] = (t ^ (t >>> 16)) & mask
+        count = pushFeature(out, count, (t ^ (t >>> 16)) & mask, set)
       }
     }
     beforePrevious = previous
@@ -166,7 +164,21 @@ export function hashFeatures(
     h = WORD_SEED
     inWord = false
   }
-  return seen ? keepDistinct(out, chars, count, seen.words) : count
+  return count
+}
+
+/**
+ * Write feature `f` to `out[count]` and return the new count. With `set`, a
+ * feature whose bit is already set is written but not counted (the next one
+ * overwrites it), and its bit is set: first occurrences only, in order, as
+ * {@link keepDistinct} keeps them, without a second pass over the word n-grams.
+ */
+export function pushFeature(out: Int32Array, count: number, f: number, set: Int32Array | undefined): number {
+  out[count] = f
+  if (set === undefined) return count + 1
+  const old = set[f >>> 5]
+  set[f >>> 5] = old | (1 << (f & 31))
+  return count + (((old >>> (f & 31)) & 1) ^ 1)
 }
 
 /**

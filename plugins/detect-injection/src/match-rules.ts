@@ -39,19 +39,18 @@ export function lowerCaseInPlace(text: string): string {
 /**
  * A rule list with the automaton over all of its needles and the decoder's
  * encoded words (encoded-words.ts), built once per list: one pass over a text
- * serves both.
+ * serves both. The automaton flags groups, not needles: group `r` is rule `r`
+ * (any of its needles), group `rules.length + k` is encoded word `k`.
  */
 interface IndexedRules {
   readonly index: NeedleIndex
-  /** Needle indices of each rule, in rule order. */
-  readonly needlesOf: readonly (readonly number[])[]
-  /** Needle index of each of {@link ENCODED_WORDS}, in that order. */
-  readonly encodedIds: Int32Array
+  /** Group of the first encoded word ({@link ENCODED_WORDS} follow in order). */
+  readonly encodedFrom: number
 }
 
 /** What one pass of a rule list's automaton found in a lower-cased text. */
 export interface NeedleFlags {
-  /** Flags by the list's needle index (see {@link matchRules}). */
+  /** Flags by group (see {@link IndexedRules}): rule `r` may match when `found[r]` is 1. */
   readonly found: Uint8Array
   /** Flags of {@link ENCODED_WORDS}, in that order (`findPayloads`' `encoded` option). */
   readonly encoded: Uint8Array
@@ -63,29 +62,34 @@ function indexRules(rules: readonly Rule[]): IndexedRules {
   let indexed = indexes.get(rules)
   if (indexed) return indexed
   const ids = new Map<string, number>()
-  for (const rule of rules) for (const needle of rule.needles) if (!ids.has(needle)) ids.set(needle, ids.size)
-  for (const word of ENCODED_WORDS) if (!ids.has(word)) ids.set(word, ids.size)
-  indexed = {
-    index: new NeedleIndex([...ids.keys()]),
-    needlesOf: rules.map((rule) => rule.needles.map((needle) => ids.get(needle) as number)),
-    encodedIds: Int32Array.from(ENCODED_WORDS, (word) => ids.get(word) as number),
+  const groupsOf: number[][] = []
+  const join = (needle: string, group: number) => {
+    let id = ids.get(needle)
+    if (id === undefined) {
+      id = ids.size
+      ids.set(needle, id)
+      groupsOf.push([])
+    }
+    groupsOf[id].push(group)
   }
+  for (let r = 0; r < rules.length; r++) for (const needle of rules[r].needles) join(needle, r)
+  for (let k = 0; k < ENCODED_WORDS.length; k++) join(ENCODED_WORDS[k], rules.length + k)
+  const count = rules.length + ENCODED_WORDS.length
+  indexed = { index: new NeedleIndex([...ids.keys()], { of: groupsOf, count }), encodedFrom: rules.length }
   indexes.set(rules, indexed)
   return indexed
 }
 
 /**
- * Which needles of `rules` and which encoded words occur in `lower` (the text
- * lower-cased in place), in one pass. Encoded words have no spaces, so reading
- * whitespace runs as one space, as the rules' needles do, finds each where a
- * search of its own would.
+ * Which rules of `rules` have a needle in `lower` (the text lower-cased in
+ * place) and which encoded words occur, in one pass. Encoded words have no
+ * spaces, so reading whitespace runs as one space, as the rules' needles do,
+ * finds each where a search of its own would.
  */
 export function findNeedles(lower: string, rules: readonly Rule[]): NeedleFlags {
-  const { index, encodedIds } = indexRules(rules)
+  const { index, encodedFrom } = indexRules(rules)
   const found = index.find(lower)
-  const encoded = new Uint8Array(encodedIds.length)
-  for (let k = 0; k < encodedIds.length; k++) encoded[k] = found[encodedIds[k]]
-  return { found, encoded }
+  return { found, encoded: found.subarray(encodedFrom) }
 }
 
 /**
@@ -100,13 +104,12 @@ export function matchRules(
   needles?: NeedleFlags,
 ): RuleHit[] {
   const hits: RuleHit[] = []
-  const { index, needlesOf } = indexRules(rules)
-  const found = needles ? needles.found : index.find(lower)
+  const found = needles ? needles.found : indexRules(rules).index.find(lower)
   let segments: ReturnType<typeof splitSentences> | undefined
   for (let r = 0; r < rules.length; r++) {
     const rule = rules[r]
     if (rule.channel === 'tool' && channel !== 'tool') continue
-    if (!anyFound(needlesOf[r], found)) continue
+    if (found[r] !== 1) continue
     const subject = rule.caseSensitive ? text : lower
     if (!rule.perSegment) {
       const m = rule.pattern.exec(subject)
@@ -126,23 +129,23 @@ export function matchRules(
   return hits
 }
 
-function anyFound(ids: readonly number[], found: Uint8Array): boolean {
-  for (let i = 0; i < ids.length; i++) if (found[ids[i]] === 1) return true
-  return false
-}
-
 function hitOf(rule: Rule, start: number, end: number): RuleHit {
   return { id: rule.id, category: rule.category, weight: rule.weight, start, end }
 }
 
 /** Sum over categories of the strongest hit in each (negative `meta` hits add their weight). */
 export function sumRuleWeights(hits: readonly RuleHit[]): number {
-  const best = new Map<RuleCategory, number>()
+  // Categories in order of their first hit, and each one's strongest weight: summed in that order.
+  const categories: RuleCategory[] = []
+  const best: number[] = []
   for (const hit of hits) {
-    const current = best.get(hit.category)
-    if (current === undefined || Math.abs(hit.weight) > Math.abs(current)) best.set(hit.category, hit.weight)
+    const k = categories.indexOf(hit.category)
+    if (k < 0) {
+      categories.push(hit.category)
+      best.push(hit.weight)
+    } else if (Math.abs(hit.weight) > Math.abs(best[k])) best[k] = hit.weight
   }
   let sum = 0
-  for (const w of best.values()) sum += w
+  for (const w of best) sum += w
   return sum
 }

@@ -40,9 +40,20 @@ export class NeedleIndex {
   /** Needles ending in each state (including those of its failure chain): `#outIds[#outStart[s] .. #outStart[s + 1])`. */
   readonly #outStart: Int32Array
   readonly #outIds: Int32Array
+  /** How many flags {@link find} reports: one per needle, or one per group. */
+  readonly flags: number
 
-  constructor(needles: readonly string[]) {
+  /**
+   * With `groups` (`groups[id]`: the groups needle `id` belongs to, numbered
+   * below `groupCount`), {@link find} flags groups instead of needles: a rule
+   * list asks once per rule whether any of its needles occurred, not once per needle.
+   */
+  constructor(
+    needles: readonly string[],
+    groups?: { readonly of: readonly (readonly number[])[]; readonly count: number },
+  ) {
     this.needles = needles
+    this.flags = groups ? groups.count : needles.length
     const columnOf = this.#columnOf
     let columns = 1
     for (const needle of needles) {
@@ -112,9 +123,11 @@ export class NeedleIndex {
         if (to !== 0) table[to * columns + space] = to
       }
     }
-    // Row offsets instead of state numbers, negated where needles end.
+    // A state reports each group once, however many of the group's needles end there.
+    const reported = groups ? out.map((ids) => [...new Set(ids.flatMap((id) => groups.of[id] ?? []))]) : out
+    // Row offsets instead of state numbers, negated where needles (of a group) end.
     const ends = new Uint8Array(states)
-    for (let state = 0; state < states; state++) ends[state] = out[state].length > 0 ? 1 : 0
+    for (let state = 0; state < states; state++) ends[state] = reported[state].length > 0 ? 1 : 0
     for (let k = 0; k < table.length; k++) {
       const to = table[k]
       table[k] = ends[to] === 1 ? ~(to * columns) : to * columns
@@ -122,19 +135,22 @@ export class NeedleIndex {
 
     this.#table = table
     this.#outStart = new Int32Array(states + 1)
-    for (let s = 0; s < states; s++) this.#outStart[s + 1] = this.#outStart[s] + out[s].length
-    this.#outIds = Int32Array.from(out.flat())
+    for (let s = 0; s < states; s++) this.#outStart[s + 1] = this.#outStart[s] + reported[s].length
+    this.#outIds = Int32Array.from(reported.flat())
   }
 
-  /** Flags, by needle index, of the needles that occur in `text` (a space in a needle matching any whitespace run). */
+  /**
+   * Flags, by needle index (or group, see the constructor), of the needles that
+   * occur in `text` (a space in a needle matching any whitespace run).
+   */
   find(text: string): Uint8Array {
-    const found = new Uint8Array(this.needles.length)
+    const found = new Uint8Array(this.flags)
     this.findInto(text, found)
     return found
   }
 
   /**
-   * {@link find} into `found` (at least as long as {@link needles}), which is
+   * {@link find} into `found` (at least {@link flags} long), which is
    * or-ed into, not cleared: flags of needles that occur are set to 1.
    */
   findInto(text: string, found: Uint8Array): void {

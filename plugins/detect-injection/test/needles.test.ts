@@ -22,6 +22,28 @@ describe('NeedleIndex', () => {
     assert.deepEqual([...index.find('youare ignored at thetop')], [0, 0, 0])
   })
 
+  it('flags groups of needles, each group once, when given groups', () => {
+    // Needle 0 in groups 0 and 2, needle 1 in group 1, needle 2 in group 2, needle 3 in none.
+    const groups = { of: [[0, 2], [1], [2], []], count: 4 }
+    const index = new NeedleIndex(['ignore', 'you are', 'nore', 'xyz'], groups)
+    assert.equal(index.flags, 4)
+    assert.deepEqual([...index.find('please ignore it')], [1, 0, 1, 0])
+    assert.deepEqual([...index.find('you\n are; xyz')], [0, 1, 0, 0])
+    assert.deepEqual([...index.find('snore')], [0, 0, 1, 0])
+    assert.deepEqual([...index.find('nothing')], [0, 0, 0, 0])
+  })
+
+  it('gates each rule on its own needles, as an automaton over them alone does', () => {
+    const texts = [...Object.values(DIRECT_ATTACKS), ...Object.values(TOOL_ATTACKS), ...BENIGN_LOOKALIKES]
+    for (const text of texts) {
+      const lower = lowerCaseInPlace(text)
+      const { found } = findNeedles(lower, ALL_RULES)
+      ALL_RULES.forEach((rule, r) => {
+        assert.equal(found[r], new NeedleIndex(rule.needles).find(lower).includes(1) ? 1 : 0, rule.id)
+      })
+    }
+  })
+
   it('agrees with a plain substring search on whitespace-collapsed text', () => {
     const needles = ['ab', 'b c', 'abc', 'c d', 'ca', 'é', 'bé', ' a']
     const index = new NeedleIndex(needles)
