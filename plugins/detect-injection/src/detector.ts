@@ -101,7 +101,9 @@ export class InjectionDetector {
     const lower = lowerCaseInPlace(t)
     // One automaton pass finds the rules' needles and the decoder's encoded words.
     const needles = findNeedles(lower, this.#rules)
-    const hits: Located[] = weighContext(t, matchRules(t, channel, this.#rules, lower, needles))
+    const matched = matchRules(t, channel, this.#rules, lower, needles)
+    // Text left as it was is printable ASCII: its lower case is `lower`, and context overlap need not copy it.
+    const hits: Located[] = weighContext(t, matched, normalized.offsets === undefined ? lower : undefined)
     discountQuotedExamples(t, hits)
     const hints = scanHints(t)
     if (hints.leet) this.#addLeetHits(t, channel, hits)
@@ -242,12 +244,12 @@ function isQuoted(text: string, start: number, end: number): boolean {
  * Per-segment tool rules count more when the sentence has nothing to do with
  * the document around it, and less when it shares most of its words with it.
  */
-function weighContext(text: string, hits: RuleHit[]): RuleHit[] {
+function weighContext(text: string, hits: RuleHit[], asciiLower: string | undefined): RuleHit[] {
   // In place (the array is matchRules' own): most texts have no such hit, and then nothing is copied.
   for (let i = 0; i < hits.length; i++) {
     const hit = hits[i]
     if (hit.category !== 'tool_instruction' || !hit.segment) continue
-    const overlap = contextOverlap(text, hit.segment.start, hit.segment.end)
+    const overlap = contextOverlap(text, hit.segment.start, hit.segment.end, asciiLower)
     if (overlap === undefined) continue
     if (overlap < OFF_TOPIC) hits[i] = { ...hit, weight: hit.weight + OFF_TOPIC_BONUS }
     else if (overlap > ON_TOPIC) hits[i] = { ...hit, weight: Math.max(0.5, hit.weight - ON_TOPIC_PENALTY) }

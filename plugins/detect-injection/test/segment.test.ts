@@ -29,7 +29,7 @@ describe('splitSentences', () => {
       assert.equal(listed.has(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`)
   })
 
-  it('cuts and trims as the pattern-trimmed version did', () => {
+  it('cuts and trims as the pattern-cut and pattern-trimmed version did', () => {
     const pieces = [
       'word',
       'Ab',
@@ -37,6 +37,8 @@ describe('splitSentences', () => {
       '!',
       '?',
       '。',
+      '！',
+      '？',
       '|',
       '\n',
       ' ',
@@ -51,7 +53,7 @@ describe('splitSentences', () => {
     ]
     let seed = 5
     const texts = ['', ' ', '.', '\n\n', 'One. Two! Three? Four', 'a | b\nc']
-    for (let k = 0; k < 3000; k++) {
+    for (let k = 0; k < 6000; k++) {
       let text = ''
       for (let i = 0, length = k % 25; i < length; i++) {
         seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0

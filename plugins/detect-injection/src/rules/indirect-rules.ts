@@ -15,22 +15,28 @@ const AI_NAMES =
 export const INDIRECT_RULES: readonly Rule[] = [
   {
     id: 'addressed.ai_vocative',
+    // The name and the punctuation after it (`\s*[,:!-]`): "ai" or "bot" alone occurs in
+    // "again" and "both" in most texts and would run this pattern over nearly every tool result.
+    // Longer names end in one of these ("ai assistant", "chatbot", "language model", "bing chat");
+    // "gpt-4o", "a.i." and "ai system" stay needles of their own.
     needles: [
-      'ai',
+      ...[
+        'ai',
+        'assistant',
+        'bot',
+        'model',
+        'agent',
+        'chat',
+        'llm',
+        'claude',
+        'gemini',
+        'bard',
+        'copilot',
+        'bing',
+      ].flatMap((name) => [',', ':', '!', '-'].flatMap((mark) => [`${name}${mark}`, `${name} ${mark}`])),
       'a.i.',
-      'assistant',
-      'chat',
-      'language model',
-      'llm',
       'gpt',
-      'claude',
-      'gemini',
-      'bard',
-      'copilot',
-      'bing',
-      'agent',
-      'model',
-      'bot',
+      'ai system',
     ],
     category: 'addressed',
     weight: 3.5,
