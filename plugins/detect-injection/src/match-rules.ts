@@ -133,19 +133,24 @@ function hitOf(rule: Rule, start: number, end: number): RuleHit {
   return { id: rule.id, category: rule.category, weight: rule.weight, start, end }
 }
 
-/** Sum over categories of the strongest hit in each (negative `meta` hits add their weight). */
+/**
+ * Sum over categories of the strongest hit in each (negative `meta` hits add
+ * their weight), added in the order of each category's first hit. A text has
+ * at most a few dozen hits, so each category is looked up by a scan of the
+ * hits instead of a table built per call.
+ */
 export function sumRuleWeights(hits: readonly RuleHit[]): number {
-  // Categories in order of their first hit, and each one's strongest weight: summed in that order.
-  const categories: RuleCategory[] = []
-  const best: number[] = []
-  for (const hit of hits) {
-    const k = categories.indexOf(hit.category)
-    if (k < 0) {
-      categories.push(hit.category)
-      best.push(hit.weight)
-    } else if (Math.abs(hit.weight) > Math.abs(best[k])) best[k] = hit.weight
-  }
   let sum = 0
-  for (const w of best) sum += w
+  for (let i = 0; i < hits.length; i++) {
+    const category = hits[i].category
+    let first = true
+    for (let j = 0; j < i && first; j++) first = hits[j].category !== category
+    if (!first) continue
+    let best = hits[i].weight
+    for (let j = i + 1; j < hits.length; j++) {
+      if (hits[j].category === category && Math.abs(hits[j].weight) > Math.abs(best)) best = hits[j].weight
+    }
+    sum += best
+  }
   return sum
 }

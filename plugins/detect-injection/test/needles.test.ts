@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { ENCODED_WORDS } from '../src/encoded-words.js'
-import { findNeedles, lowerCaseInPlace, matchRules } from '../src/match-rules.js'
+import {
+  findNeedles,
+  lowerCaseInPlace,
+  matchRules,
+  type RuleHit,
+  sumRuleWeights,
+} from '../src/match-rules.js'
 import { NeedleIndex } from '../src/needle-index.js'
 import { ALL_RULES } from '../src/rules/index.js'
 import { loadRows } from '../train/dataset.js'
@@ -149,5 +155,41 @@ describe('rule needles', () => {
     }
     // The property above is only as strong as the texts: many such rules must really match.
     assert.ok(matched.size >= 15, `only ${[...matched].join(', ')}`)
+  })
+})
+
+describe('sumRuleWeights', () => {
+  /** The sum as first written: a Map of each category's strongest weight, summed in insertion order. */
+  function reference(hits: readonly RuleHit[]): number {
+    const best = new Map<string, number>()
+    for (const hit of hits) {
+      const current = best.get(hit.category)
+      if (current === undefined || Math.abs(hit.weight) > Math.abs(current))
+        best.set(hit.category, hit.weight)
+    }
+    let sum = 0
+    for (const w of best.values()) sum += w
+    return sum
+  }
+
+  it('adds the strongest hit of each category, to the last bit as the Map did', () => {
+    const categories = ['override', 'roleplay', 'meta', 'obfuscation', 'extraction'] as const
+    const weights = [0.1, 0.7, 1.5, 2, 3.5, 4, -5.5, -1, 0.30000000000000004, 1e-9, 5.5]
+    let seed = 9
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+      return seed / 2 ** 32
+    }
+    assert.equal(sumRuleWeights([]), 0)
+    for (let k = 0; k < 5000; k++) {
+      const hits: RuleHit[] = Array.from({ length: Math.floor(random() * 12) }, () => ({
+        id: 'x',
+        category: categories[Math.floor(random() * categories.length)],
+        weight: weights[Math.floor(random() * weights.length)],
+        start: 0,
+        end: 0,
+      }))
+      assert.ok(Object.is(sumRuleWeights(hits), reference(hits)), JSON.stringify(hits))
+    }
   })
 })
