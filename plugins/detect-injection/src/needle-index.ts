@@ -124,7 +124,9 @@ export class NeedleIndex {
       }
     }
     // A state reports each group once, however many of the group's needles end there.
-    const reported = groups ? out.map((ids) => [...new Set(ids.flatMap((id) => groups.of[id] ?? []))]) : out
+    const reported = groups
+      ? out.map((ids) => (ids.length === 0 ? ids : [...new Set(ids.flatMap((id) => groups.of[id] ?? []))]))
+      : out
     // Row offsets instead of state numbers, negated where needles (of a group) end.
     const ends = new Uint8Array(states)
     for (let state = 0; state < states; state++) ends[state] = reported[state].length > 0 ? 1 : 0
