@@ -36,16 +36,22 @@ export function withoutQuestionTopics(
   knownName?: (key: string) => boolean,
 ): Detection[] {
   let names = 0
-  let topics = 0
+  let candidates = 0
   for (const d of found) {
     if (d.type === 'PERSON') {
       names++
-      if (questionTopic(text.slice(d.start, d.end), knownName)) topics++
+      // Shape only here; the name lists are read once the text is a knowledge question.
+      const value = text.slice(d.start, d.end)
+      if (FULL_NAME.test(value) || (knownName && LONE_WORD.test(value))) candidates++
     } else if (d.type !== 'ORGANIZATION') return found
   }
   if (names === 0) return found
-  if (topics > 0 && knowledgeQuestion(text))
-    return found.filter((d) => d.type !== 'PERSON' || !questionTopic(text.slice(d.start, d.end), knownName))
+  if (candidates > 0 && knowledgeQuestion(text)) {
+    const kept = found.filter(
+      (d) => d.type !== 'PERSON' || !questionTopic(text.slice(d.start, d.end), knownName),
+    )
+    if (kept.length < found.length) return kept
+  }
   return historicalRole(text) ? found.filter((d) => d.type !== 'PERSON') : found
 }
 
