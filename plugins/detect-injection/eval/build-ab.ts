@@ -16,11 +16,11 @@
  * A copied build resolves `@gov/core` from a `node_modules` next to it (a
  * symlink to the repository's does).
  */
-import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { Channel } from '../src/match-rules.js'
 import { loadRows, TRAIN_FILE } from '../train/dataset.js'
+import { compareArgs, loadBuild } from './compare-args.js'
 
 interface Side {
   readonly logit: (text: string, channel: Channel) => number
@@ -28,11 +28,7 @@ interface Side {
 }
 
 async function loadSide(dist: string, model: string): Promise<Side> {
-  const root = pathToFileURL(`${resolve(dist)}/`)
-  const { loadModel } = await import(new URL('src/model-file.js', root).href)
-  const { InjectionDetector } = await import(new URL('src/detector.js', root).href)
-  const m = loadModel(pathToFileURL(resolve(model)))
-  const detector = new InjectionDetector(m)
+  const { model: m, detector } = await loadBuild(dist, model)
   return {
     logit: (text, channel) => m.logit(text, channel),
     analyze: (text, channel) => detector.analyze(text, channel).score,
@@ -42,18 +38,10 @@ async function loadSide(dist: string, model: string): Promise<Side> {
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
-  const paths = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'))
-  if (paths.length !== 4) {
-    console.error('usage: build-ab.js A/dist A/model.json B/dist B/model.json [--rounds N] [--evict MB]')
-    process.exit(2)
-  }
-  const get = (name: string, fallback: number) => {
-    const i = argv.indexOf(name)
-    return i >= 0 ? Number(argv[i + 1]) : fallback
-  }
-  const rounds = get('--rounds', 6)
-  const evict = new Int32Array((get('--evict', 8) * 1024 * 1024) / 4)
+  const args = compareArgs(4, 'build-ab.js A/dist A/model.json B/dist B/model.json [--rounds N] [--evict MB]')
+  const { argv, paths } = args
+  const rounds = args.number('--rounds', 6)
+  const evict = new Int32Array((args.number('--evict', 8) * 1024 * 1024) / 4)
   const sides = [await loadSide(paths[0]!, paths[1]!), await loadSide(paths[2]!, paths[3]!)]
   // --long: rows of the training file at least 1 KB long, cut to 1 KB (text that does not repeat
   // itself, as a real 1 KB prompt does not; the dev file's rows are mostly shorter and are repeated).

@@ -14,19 +14,16 @@
  * Prints the first differences and a count; exits 1 when any analysis differs.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { Analysis } from '../src/detector.js'
 import type { Channel } from '../src/match-rules.js'
 import { DATASETS_URL } from '../train/dataset.js'
+import { compareArgs, loadBuild } from './compare-args.js'
 
 type Analyze = (text: string, channel: Channel, decodePayloads: boolean) => Analysis
 
 async function loadSide(dist: string, model: string): Promise<Analyze> {
-  const root = pathToFileURL(`${resolve(dist)}/`)
-  const { loadModel } = await import(new URL('src/model-file.js', root).href)
-  const { InjectionDetector } = await import(new URL('src/detector.js', root).href)
-  const detector = new InjectionDetector(loadModel(pathToFileURL(resolve(model))))
+  const { detector } = await loadBuild(dist, model)
   return (text, channel, decodePayloads) => detector.analyze(text, channel, { decodePayloads })
 }
 
@@ -118,14 +115,9 @@ function key(a: Analysis): string {
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
-  const paths = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'))
-  if (paths.length !== 4) {
-    console.error('usage: equivalence.js A/dist A/model.json B/dist B/model.json [--limit N]')
-    process.exit(2)
-  }
-  const at = argv.indexOf('--limit')
-  const limit = at >= 0 ? Number(argv[at + 1]) : Number.POSITIVE_INFINITY
+  const args = compareArgs(4, 'equivalence.js A/dist A/model.json B/dist B/model.json [--limit N]')
+  const paths = args.paths
+  const limit = args.number('--limit', Number.POSITIVE_INFINITY)
   const a = await loadSide(paths[0]!, paths[1]!)
   const b = await loadSide(paths[2]!, paths[3]!)
   const dir = fileURLToPath(DATASETS_URL)

@@ -23,6 +23,7 @@ import { type ChannelWeights, LinearModel, weightAt } from '../src/linear-model.
 import type { Channel } from '../src/match-rules.js'
 import { loadModel } from '../src/model-file.js'
 import { loadRows } from '../train/dataset.js'
+import { compareArgs } from './compare-args.js'
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -30,18 +31,10 @@ function median(xs: number[]): number {
 }
 
 function main(): void {
-  const argv = process.argv.slice(2)
-  const paths = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'))
-  if (paths.length !== 2) {
-    console.error('usage: model-ab.js A/model.json B/model.json [--rounds N] [--evict MB]')
-    process.exit(2)
-  }
-  const get = (name: string, fallback: number) => {
-    const i = argv.indexOf(name)
-    return i >= 0 ? Number(argv[i + 1]) : fallback
-  }
-  const rounds = get('--rounds', 5)
-  const evictBytes = get('--evict', 8) * 1024 * 1024
+  const args = compareArgs(2, 'model-ab.js A/model.json B/model.json [--rounds N] [--evict MB]')
+  const paths = args.paths
+  const rounds = args.number('--rounds', 5)
+  const evictBytes = args.number('--evict', 8) * 1024 * 1024
   const models: LinearModel[] = paths.map((p) => {
     const model = loadModel(pathToFileURL(p.replace(/#float$/, '')))
     if (!p.endsWith('#float')) return model

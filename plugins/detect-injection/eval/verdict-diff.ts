@@ -15,6 +15,7 @@ import type { Channel } from '../src/match-rules.js'
 import { loadModel } from '../src/model-file.js'
 import { DEV_FILE, loadExtraRows, loadPersonaRows, loadRows, type Row, TRAIN_FILE } from '../train/dataset.js'
 import { isHeldOut } from '../train/split.js'
+import { compareArgs } from './compare-args.js'
 
 /** The step's default thresholds (settings.ts). */
 const THRESHOLD: Record<Channel, number> = { direct: 0.7, tool: 0.7 }
@@ -43,14 +44,9 @@ export function partsOfData(): { name: string; rows: readonly Row[] }[] {
 }
 
 function main(): void {
-  const argv = process.argv.slice(2)
-  const paths = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'))
-  if (paths.length !== 2) {
-    console.error('usage: verdict-diff.js A/model.json B/model.json [--list N]')
-    process.exit(2)
-  }
-  const listIndex = argv.indexOf('--list')
-  const list = listIndex >= 0 ? Number(argv[listIndex + 1]) : 40
+  const args = compareArgs(2, 'verdict-diff.js A/model.json B/model.json [--list N]')
+  const paths = args.paths
+  const list = args.number('--list', 40)
   const [a, b] = paths.map((p) => new InjectionDetector(loadModel(pathToFileURL(p))))
   const table: VerdictDiff[] = []
   const changes: string[] = []
