@@ -127,15 +127,17 @@ export async function createKv(options: CreateKvOptions = {}): Promise<KvHandle>
 
 /**
  * The Redis settings from the environment besides the URL: `GOV_REDIS_PREFIX`
- * (default `gov:`; two deployments on one Redis need different ones) and the
- * `GOV_REDIS_TLS_*` files (see `redis-tls.ts`). Throws a coded error naming
- * what to change; TLS files with a `redis://` URL are an error, not ignored.
+ * (default `gov:`; two deployments on one Redis need different ones),
+ * `GOV_REDIS_COMMAND_TIMEOUT_MS` (default 1000; the first command of a
+ * connection includes connecting) and the `GOV_REDIS_TLS_*` files (see
+ * `redis-tls.ts`). Throws a coded error naming what to change; TLS files with
+ * a `redis://` URL are an error, not ignored.
  */
 export function readRedisSettings(
   env: NodeJS.ProcessEnv,
   redisUrl: string | undefined,
   onError: (error: Error) => void = () => {},
-): Pick<CreateKvOptions, 'prefix' | 'tls'> {
+): Pick<CreateKvOptions, 'prefix' | 'tls' | 'commandTimeoutMs'> {
   const prefix = env.GOV_REDIS_PREFIX?.trim()
   if (prefix !== undefined && prefix !== '' && !/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
     throw new GovError(
@@ -144,10 +146,20 @@ export function readRedisSettings(
       500,
     )
   }
+  const timeout = env.GOV_REDIS_COMMAND_TIMEOUT_MS?.trim()
+  const commandTimeoutMs = timeout ? Number(timeout) : undefined
+  if (commandTimeoutMs !== undefined && !(Number.isSafeInteger(commandTimeoutMs) && commandTimeoutMs >= 1)) {
+    throw new GovError(
+      'GOV_ERR_CONFIG_INVALID',
+      `GOV_REDIS_COMMAND_TIMEOUT_MS must be an integer ≥ 1, got "${timeout}"`,
+      500,
+    )
+  }
   const tls = readRedisTlsSettings(env)
   checkRedisTlsUrl(redisUrl, tls)
   return {
     ...(prefix ? { prefix } : {}),
+    ...(commandTimeoutMs ? { commandTimeoutMs } : {}),
     ...(tls && redisUrl ? { tls: redisTlsOptions(tls, onError) } : {}),
   }
 }

@@ -102,10 +102,12 @@ export async function startTestGateway(
     ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
     OPENAI_API_KEY: 'sk-test-openai',
     ANTHROPIC_API_KEY: 'sk-ant-test',
-    // A loaded CI machine can take longer than the 3 s production deadlines to
-    // connect or commit; tests that exercise the deadlines set their own.
+    // A loaded CI machine can take longer than the production deadlines (3 s
+    // for PostgreSQL, 1 s for a Redis command, connecting included) to connect
+    // or commit; tests that exercise the deadlines set their own.
     GOV_DB_STATEMENT_TIMEOUT_MS: '15000',
     GOV_DB_ACQUIRE_TIMEOUT_MS: '15000',
+    GOV_REDIS_COMMAND_TIMEOUT_MS: '10000',
     ...options.env,
   }
   const gateway = await startGateway({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createServer, type Server, type Socket } from 'node:net'
 import { describe, it } from 'node:test'
-import { createKv } from '../../src/kv/create-kv.js'
+import { createKv, readRedisSettings } from '../../src/kv/create-kv.js'
 import { KvErrorCodes } from '../../src/kv/kv-errors.js'
 
 /** A loopback TCP server that records what clients send and never answers. */
@@ -128,6 +128,32 @@ describe('createKv', () => {
       assert.equal(sent[0], '*')
       assert.match(sent, /AUTH/i)
       assert.match(sent, /s3cret-pw/)
+    } finally {
+      await handle.close()
+      await server.close()
+    }
+  })
+
+  it('reads GOV_REDIS_COMMAND_TIMEOUT_MS: a hung Redis fails a command after it, a bad value is refused', async () => {
+    for (const bad of ['0', '-5', '1.5', 'soon']) {
+      assert.throws(() => readRedisSettings({ GOV_REDIS_COMMAND_TIMEOUT_MS: bad }, 'redis://127.0.0.1:1'), {
+        code: 'GOV_ERR_CONFIG_INVALID',
+        message: /GOV_REDIS_COMMAND_TIMEOUT_MS/,
+      })
+    }
+    assert.equal(readRedisSettings({}, 'redis://127.0.0.1:1').commandTimeoutMs, undefined)
+    const server = await silentServer()
+    const url = `redis://127.0.0.1:${server.port}`
+    const handle = await createKv({
+      redisUrl: url,
+      ...readRedisSettings({ GOV_REDIS_COMMAND_TIMEOUT_MS: '1500' }, url),
+    })
+    try {
+      const started = Date.now()
+      await assert.rejects(handle.kv.get('k'), { code: KvErrorCodes.UNAVAILABLE })
+      const took = Date.now() - started
+      // Not the 1 s default: the setting is what bounds the wait.
+      assert.ok(took >= 1400 && took < 5000, `took ${took} ms`)
     } finally {
       await handle.close()
       await server.close()
