@@ -4,8 +4,10 @@ import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
 import { withoutExerciseCharacters } from './exercise-characters.js'
 import { withoutQuestionTopics } from './knowledge-question.js'
+import { withoutListedThings } from './listed-things.js'
 import { personalLocations } from './location-policy.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
+import { withoutPlaceTeams } from './place-teams.js'
 import { resolveOverlaps } from './resolve-overlaps.js'
 import { findCreditCards } from './structured/credit-card.js'
 import { findDatesOfBirth } from './structured/date-of-birth.js'
@@ -111,10 +113,18 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
   const personal = options.locations === 'personal'
   // Characters of a word problem or a requested story, when nothing else in the text is personal data (0.6.5),
   // and the people a one-sentence knowledge question asks about (0.6.6).
-  return withoutQuestionTopics(
+  // Items of a list of things ("the following universities: Princeton, Stanford, Cornell", 0.6.8).
+  // Items of a list of things ("the following universities: Princeton, Stanford, Cornell") and teams named by
+  // their place in a game report ("when Carolina got the ball in the fourth quarter"), 0.6.8.
+  const withoutTopics = withoutQuestionTopics(
     text,
     withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal),
     knownNames(options.gazetteer),
+  )
+  return withoutPlaceTeams(
+    text,
+    withoutListedThings(text, withoutTopics),
+    placeLookup(options.gazetteer)?.isPlace,
   )
 }
 

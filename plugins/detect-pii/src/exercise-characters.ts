@@ -1,5 +1,5 @@
 import type { Detection } from './pii-types.js'
-import { privateWord, REAL_PERSON_WORDS } from './private-words.js'
+import { FIRST_PERSON_WORDS, privateWord, REAL_PERSON_WORDS } from './private-words.js'
 
 /**
  * Characters of an exercise, puzzle or story the user asks for are no personal data (0.6.5): the lone given
@@ -50,7 +50,7 @@ const FICTION_REQUEST =
 
 /** A programming exercise: "Write a Python script that reads a CSV file …" (its sample data names no one real). */
 const CODE_EXERCISE =
-  /(?:write|create|implement|design|construct|develop|build|generate|fix|how (?:to|would you|do i|can i))(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex|csv|json|array|dictionar(?:y|ies)|python|javascript|typescript|node\.js|java|php|ruby|c\+\+|c#|golang|rust|sql|api)(?![\p{L}\p{M}])/gu
+  /(?:write|create|implement|design|construct|develop|build|generate|fix|provide|show|give|convert|translate|rewrite|refactor|debug|modify|complete|how (?:to|would you|do i|can i)|what (?:is|would be|will be) the output of)(?![\p{L}\p{M}])[^.?!\n]{0,80}?(?<![\p{L}\p{M}])(?:script|program|function|class|method|code|query|snippet|regex|csv|json|array|dictionar(?:y|ies)|python|javascript|typescript|node\.js|java|php|ruby|c\+\+|c#|golang|rust|sql|api)(?![\p{L}\p{M}])/gu
 
 /** The writer introduces, greets or signs as someone: "my name is", "Dear Anna", "Best,\nTom". */
 const SELF_INTRODUCTION =
@@ -107,12 +107,18 @@ export function withoutExerciseCharacters(
   const found = withoutSampleAddresses(text, detections)
   let persons = 0
   let organizations = 0
+  /** Whether the text is a programming exercise, read on the first full name. */
+  let codeSample: boolean | undefined
   for (const d of found) {
     if (d.type === 'ORGANIZATION') organizations++
     else if (d.type === 'PERSON') {
       persons++
       const value = text.slice(d.start, d.end)
-      if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value) && !TITLED_NAME.test(value)) return found
+      if (!LONE_NAME.test(value) && !JOINED_NAMES.test(value) && !TITLED_NAME.test(value)) {
+        codeSample ??=
+          codeExercise(text.toLowerCase()) && !privateWord(text.toLowerCase(), FIRST_PERSON_WORDS)
+        if (!codeSample || !sampleRecord(text, d)) return found
+      }
     } else if (placesArePersonal || d.type !== 'LOCATION') return found
   }
   if (persons === 0 && organizations === 0) return found
@@ -136,6 +142,38 @@ export function withoutExerciseCharacters(
   }
   // The firms and schools of the exercise go with its characters (0.6.6): "apply to Harvard University …".
   return found.filter((d) => d.type !== 'PERSON' && d.type !== 'ORGANIZATION')
+}
+
+/** A full name of two or three capitalised words, as a record of sample data holds it ("Jane Smith"). */
+const RECORD_NAME = /^\p{Lu}[\p{Ll}\p{M}'’-]+(?: \p{Lu}[\p{Ll}\p{M}'’-]+){1,2}$/u
+/** What may stand before a record's first field on its line: indentation, a bullet, a row number, a bracket. */
+const RECORD_START = /^[ \t]*(?:[-*•][ \t]*)?(?:\p{Nd}+[ \t]*[,;|\t][ \t]*)?[([{]?[ \t]*["']?$/u
+/** The field delimiter (or a closing quote and one) right after the first field of a record. */
+const RECORD_NEXT = /^["']?[ \t]*(?:[,;|\t]|[ \t]*$)/u
+
+/**
+ * A full name that is the first field of a record in a programming exercise's sample data (0.6.8): a line of
+ * delimited fields ("Jane Smith, 28, Designer", "Jane Smith|Manager", "2, Bob Stone, 30", "('Jane Smith', 28)")
+ * whose first field, after a bullet or row number, is the name, beside a line with as many of the same delimiter
+ * (a table: "Anna Berg, the manager, says the code fails" alone is a sentence, not a record).
+ */
+function sampleRecord(text: string, d: Detection): boolean {
+  if (!RECORD_NAME.test(text.slice(d.start, d.end))) return false
+  const lineStart = text.lastIndexOf('\n', d.start - 1) + 1
+  let lineEnd = text.indexOf('\n', d.end)
+  if (lineEnd < 0) lineEnd = text.length
+  if (!RECORD_START.test(text.slice(lineStart, d.start)) || !RECORD_NEXT.test(text.slice(d.end, lineEnd)))
+    return false
+  const line = text.slice(lineStart, lineEnd)
+  const delimiter = [',', '|', '\t', ';'].find((c) => line.includes(c))
+  if (!delimiter) return false
+  const fields = line.split(delimiter).length
+  const previousStart = lineStart > 0 ? text.lastIndexOf('\n', lineStart - 2) + 1 : -1
+  const previous = previousStart >= 0 ? text.slice(previousStart, lineStart - 1) : ''
+  let nextEnd = lineEnd < text.length ? text.indexOf('\n', lineEnd + 1) : -1
+  if (nextEnd < 0) nextEnd = text.length
+  const next = lineEnd < text.length ? text.slice(lineEnd + 1, nextEnd) : ''
+  return previous.split(delimiter).length === fields || next.split(delimiter).length === fields
 }
 
 /**

@@ -246,6 +246,9 @@ const PROBLEM_LIFE = new Set([
   'month',
 ])
 
+/** First person and "your" alone (0.6.8): sample records of a programming exercise are no one's only without them. */
+export const FIRST_PERSON_WORDS: ReadonlySet<string> = new Set(FIRST_PERSON)
+
 /** Every word that makes a knowledge question or a role-play about someone the writer knows (0.6.6). */
 export const PRIVATE_WORDS: ReadonlySet<string> = new Set([
   ...FIRST_PERSON,

@@ -1,0 +1,87 @@
+import { describeClasses } from './helpers.js'
+
+/**
+ * 0.6.8: items of a list of things, full names in the sample records of a programming exercise, and teams named by
+ * their place in a game report are no personal data. The first benign prompt of each class is a tuning benign
+ * prompt; the others and every person prompt were written for these tests.
+ */
+describeClasses(
+  'lists of things, sample records, place-named teams (0.6.8)',
+  [
+    {
+      name: 'items of a list after a kind of thing (universities, religions, cities, brands, rivers)',
+      benign: [
+        'Rank the following universities.\n\nPrinceton, Stanford, UW, Cornell',
+        'Write the adjectives that represent the given religions.\n\nAtheism:\nChristianity:\nIslam:\nHinduism:',
+        'Compare these cities:\n- Austin\n- Denver\n- Madison',
+        'Rank these universities:\n1. Stanford\n2. Cornell\n3. Princeton',
+        'Classify these brands by country: Chanel, Stanford, Madison, Jordan.',
+      ],
+      person: [
+        [
+          'Invite the following people: Anna Berg, Peter Lindqvist, Tom Hanks',
+          ['PERSON:Anna Berg!', 'PERSON:Peter Lindqvist!', 'PERSON:Tom Hanks!'],
+        ],
+        [
+          'Which universities did these people attend?\n\nAnna Berg\nPeter Lindqvist\nTom Hanks',
+          ['PERSON:Anna Berg!', 'PERSON:Peter Lindqvist!', 'PERSON:Tom Hanks!'],
+        ],
+        [
+          'Send the books to Anna Berg, Peter Lindqvist and Tom Hanks.',
+          ['PERSON:Anna Berg!', 'PERSON:Peter Lindqvist!', 'PERSON:Tom Hanks!'],
+        ],
+        [
+          'Rank these universities. My friends Anna Berg, Peter Lindqvist and Tom Hanks studied there.',
+          ['PERSON:Anna Berg!', 'PERSON:Peter Lindqvist!', 'PERSON:Tom Hanks!'],
+        ],
+      ],
+    },
+    {
+      name: 'full names in the sample records of a programming exercise',
+      benign: [
+        "Write a Python program that reads the contents of the file 'employees.txt' line by line and prints the lines not containing the word 'Manager'.\n\nemployees.txt contents:\nJohn Doe|Software Engineer\nJane Smith|Manager\nMichael Brown|Developer",
+        'Write a Python script to sort these records.\nJane Smith, 28, Designer\nMichael Brown, 40, Manager',
+        'Provide an example of using Pandas in Python to read a CSV file.\n\nid, name, age\n1, Alice, 25\n2, Bob, 30',
+      ],
+      person: [
+        ['Can you fix my Python code? Anna Berg, the manager, says it fails.', ['PERSON:Anna Berg!']],
+        [
+          'Here is my customer list:\nAnna Berg, 42\nPeter Lindqvist, 35\nWrite a Python script to sort it.',
+          ['PERSON:Anna Berg!', 'PERSON:Peter Lindqvist!'],
+        ],
+        [
+          'Write a Python script that emails the report.\n\nname,email\nJane Smith,jane.smith@gmail.com\nMichael Brown,mb@gmail.com',
+          [
+            'PERSON:Jane Smith!',
+            'EMAIL_ADDRESS:jane.smith@gmail.com!',
+            'PERSON:Michael Brown!',
+            'EMAIL_ADDRESS:mb@gmail.com!',
+          ],
+        ],
+      ],
+    },
+    {
+      name: 'teams named by a city or state in a game report',
+      benign: [
+        'What was the time on the clock when Carolina got the ball to their 24-yard line in the fourth quarter?',
+        'How many points did Denver score in the first quarter?',
+        'Who did Denver beat in the AFC championship?',
+      ],
+      person: [
+        ['Mr. Denver scored two touchdowns in the fourth quarter.', ['PERSON:Denver!']],
+        ['My son Austin scored two touchdowns in the fourth quarter.', ['PERSON:Austin!']],
+        [
+          'Former NHL player Moore reaches a settlement after the playoffs.',
+          ['ORGANIZATION:NHL!', 'PERSON:Moore!'],
+        ],
+        ['Austin Miller scored two touchdowns in the fourth quarter.', ['PERSON:Austin Miller!']],
+        ['Denver Smith called me after the game.', ['PERSON:Denver Smith!']],
+      ],
+    },
+  ],
+  [
+    'Invite the following people: Anna Berg, Peter Lindqvist, Tom Hanks',
+    'Here is my customer list:\nAnna Berg, 42\nPeter Lindqvist, 35\nWrite a Python script to sort it.',
+    'My son Austin scored two touchdowns in the fourth quarter.',
+  ],
+)
