@@ -6,6 +6,15 @@ import { join, resolve } from 'node:path'
 export const CALLGRIND_TARGETS = ['empty', 'standard', 'bare'] as const
 export type CallgrindTarget = (typeof CALLGRIND_TARGETS)[number]
 
+/**
+ * What a measured window holds: `single`, new 1-turn calls; `conversation`,
+ * whole conversations of `--turns` turns (each turn resends the history, as
+ * `bench:conversation` plays them); `last`, only turn `--turns` of
+ * conversations whose earlier turns were played just before the window.
+ */
+export const CALLGRIND_SCENARIOS = ['single', 'conversation', 'last'] as const
+export type CallgrindScenario = (typeof CALLGRIND_SCENARIOS)[number]
+
 /** One build of the host to measure: a label and the `index.js` of its `host/dist/src`. */
 export interface CallgrindBuild {
   label: string
@@ -23,6 +32,12 @@ export interface CallgrindOptions {
   calls: number
   /** Calls in flight at a time (1: one after another, the same instruction count every run). */
   concurrency: number
+  /** Windows measured on each server, one after the other, in this order. */
+  scenarios: CallgrindScenario[]
+  /** Turns of a conversation (`conversation`, `last`). */
+  turns: number
+  /** Conversations per window (`conversation`, `last`). */
+  conversations: number
   /** Functions listed per table (inclusive and exclusive). */
   top: number
   /** Flags for node under valgrind (e.g. `--jitless`). */
@@ -31,9 +46,10 @@ export interface CallgrindOptions {
   out: string
 }
 
-const DEFAULTS = { warmup: 2000, calls: 300, concurrency: 1, top: 25 }
+const DEFAULTS = { warmup: 2000, calls: 300, concurrency: 1, top: 25, turns: 50, conversations: 4 }
 
-const NAMES = '--builds --targets --warmup --calls --concurrency --top --node-flags --out'
+const NAMES =
+  '--builds --targets --scenarios --warmup --calls --concurrency --turns --conversations --top --node-flags --out'
 
 /**
  * A build folder: a tree holding `host/dist/src/index.js` (a checkout or
@@ -61,6 +77,7 @@ export function parseCallgrindOptions(
   const numbers: Record<string, number> = { ...DEFAULTS }
   let builds = `current=${root}`
   let targets = 'empty,bare'
+  let scenarios = 'single'
   let nodeFlags = ''
   let out = join(root, 'bench', 'results', 'callgrind')
   for (let i = 0; i < argv.length; i += 2) {
@@ -76,6 +93,7 @@ export function parseCallgrindOptions(
       numbers[name] = n
     } else if (name === 'builds') builds = value
     else if (name === 'targets') targets = value
+    else if (name === 'scenarios') scenarios = value
     else if (name === 'node-flags') nodeFlags = value
     else if (name === 'out') out = resolve(value)
     else throw new Error(`unknown option ${flag}; options: ${NAMES}`)
@@ -88,6 +106,14 @@ export function parseCallgrindOptions(
   for (const t of targetList)
     if (!(CALLGRIND_TARGETS as readonly string[]).includes(t))
       throw new Error(`--targets: unknown target "${t}"; targets: ${CALLGRIND_TARGETS.join(',')}`)
+  const scenarioList = scenarios
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+  if (scenarioList.length === 0) throw new Error('--scenarios names no scenario')
+  for (const t of scenarioList)
+    if (!(CALLGRIND_SCENARIOS as readonly string[]).includes(t))
+      throw new Error(`--scenarios: unknown scenario "${t}"; scenarios: ${CALLGRIND_SCENARIOS.join(',')}`)
   const buildList = builds
     .split(',')
     .map((b) => b.trim())
@@ -107,6 +133,9 @@ export function parseCallgrindOptions(
     warmup: numbers.warmup!,
     calls: numbers.calls!,
     concurrency: numbers.concurrency!,
+    scenarios: [...new Set(scenarioList)] as CallgrindScenario[],
+    turns: numbers.turns!,
+    conversations: numbers.conversations!,
     top: numbers.top!,
     nodeFlags: nodeFlags.split(' ').filter(Boolean),
     out,

@@ -29,8 +29,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PRESETS } from '@gov/host'
 import { type Annotated, annotate, prepareDump } from './callgrind-files.js'
-import { type CallgrindTarget, parseCallgrindOptions } from './callgrind-options.js'
+import { type CallgrindScenario, type CallgrindTarget, parseCallgrindOptions } from './callgrind-options.js'
 import { chatBody } from './chat-body.js'
+import { conversationBody } from './conversation-model.js'
 import { prepareAgent, waitStarted } from './gov-setup.js'
 import { buildPromptParts } from './prompts.js'
 import { commitLabel, loadLabel } from './run-info.js'
@@ -167,6 +168,53 @@ async function calls(server: Server, count: number, retryStale = false): Promise
   )
 }
 
+/** One call with `body`; returns the answer's text (a non-200 answer throws). */
+async function post(server: Server, body: string, session: string): Promise<string> {
+  for (let retries = 5; ; retries--) {
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${server.key}`,
+        'x-gov-session': session,
+      },
+      body,
+    })
+    const text = await res.text()
+    if (res.status === 502 && text.includes('upstream_unreachable') && retries > 0) continue
+    if (res.status !== 200) throw new Error(`answered ${res.status}: ${text.slice(0, 300)}`)
+    const answer = (JSON.parse(text) as { choices?: { message?: { content?: string } }[] }).choices?.[0]
+      ?.message?.content
+    return answer ?? ''
+  }
+}
+
+/** A conversation in progress: its prompts start at `first`, `answers` holds the answers so far. */
+interface Conversation {
+  first: number
+  session: string
+  answers: string[]
+}
+
+function newConversation(): Conversation {
+  const first = nextPrompt
+  nextPrompt += options.turns
+  return { first, session: randomBytes(12).toString('hex'), answers: [] }
+}
+
+/** The next turn of `c`: its whole history and a new user message, as a chat client resends it. */
+async function turn(server: Server, c: Conversation): Promise<void> {
+  c.answers.push(await post(server, conversationBody(parts, c.first, c.answers), c.session))
+}
+
+/** Whole conversations of `options.turns` turns, one after the other. */
+async function conversations(server: Server, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const c = newConversation()
+    for (let t = 0; t < options.turns; t++) await turn(server, c)
+  }
+}
+
 function control(pid: number, command: '--instr=on' | '--zero' | '--dump'): void {
   const r = spawnSync('callgrind_control', [command, String(pid)], { encoding: 'utf8', timeout: 300_000 })
   if (r.status !== 0 || !/OK/.test(r.stdout))
@@ -176,6 +224,7 @@ function control(pid: number, command: '--instr=on' | '--zero' | '--dump'): void
 interface Measured {
   build: string
   target: CallgrindTarget
+  scenario: CallgrindScenario
   calls: number
   annotated: Annotated
 }
@@ -220,32 +269,66 @@ async function prepare(job: Job, mockUrl: string): Promise<Server> {
   return server
 }
 
-/** Warm up, zero the counts, the measured calls, dump; then stop the server. */
-async function measure(job: Job, server: Server): Promise<Measured> {
+/**
+ * Warm up; then per scenario: zero the counts, its calls, dump (dump `n` of
+ * the process is scenario `n`'s window); then stop the server.
+ */
+async function measure(job: Job, server: Server): Promise<Measured[]> {
   const perfMap = `/tmp/perf-${server.pid}.map`
+  const dumps: string[] = []
   try {
     const warmStart = Date.now()
     await calls(server, options.warmup, true)
+    // Long bodies take other paths (and other JIT code) than 1-turn calls: warm those up too.
+    if (options.warmup > 0 && options.scenarios.some((s) => s !== 'single'))
+      await conversations(server, options.conversations)
     control(server.pid, '--instr=on')
     // A few calls instrumented but not counted: valgrind translates the code again, and the
     // provider connection is in use again right before the zero (which takes well under a second).
     await calls(server, Math.min(options.warmup, 20), true)
-    control(server.pid, '--zero')
-    const windowStart = Date.now()
-    await calls(server, options.calls)
-    control(server.pid, '--dump')
-    process.stderr.write(
-      `${job.name}: ${options.warmup} warm-up calls in ${((windowStart - warmStart) / 1000).toFixed(0)} s, ${options.calls} measured calls in ${((Date.now() - windowStart) / 1000).toFixed(0)} s\n`,
-    )
-    const dump = `${server.outBase}.${server.pid}.1`
-    if (!existsSync(dump)) throw new Error(`callgrind wrote no dump ${dump}`)
-    prepareDump(dump, existsSync(perfMap) ? readFileSync(perfMap, 'utf8') : undefined)
-    return {
-      build: job.build.label,
-      target: job.target,
-      calls: options.calls,
-      annotated: annotate(dump, options.top),
+    const measured: { scenario: CallgrindScenario; calls: number }[] = []
+    for (const scenario of options.scenarios) {
+      let count: number
+      const started = Date.now()
+      if (scenario === 'single') {
+        control(server.pid, '--zero')
+        await calls(server, options.calls)
+        count = options.calls
+      } else if (scenario === 'conversation') {
+        control(server.pid, '--zero')
+        await conversations(server, options.conversations)
+        count = options.conversations * options.turns
+      } else {
+        // Turns 1 … turns-1 of each conversation before the window, turn `turns` of each in it.
+        const open = Array.from({ length: options.conversations }, newConversation)
+        for (const c of open) for (let t = 1; t < options.turns; t++) await turn(server, c)
+        control(server.pid, '--zero')
+        for (const c of open) await turn(server, c)
+        count = options.conversations
+      }
+      control(server.pid, '--dump')
+      dumps.push(`${server.outBase}.${server.pid}.${dumps.length + 1}`)
+      measured.push({ scenario, calls: count })
+      process.stderr.write(
+        `${job.name}: ${scenario}, ${count} measured calls in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      )
     }
+    process.stderr.write(
+      `${job.name}: done ${((Date.now() - warmStart) / 1000).toFixed(0)} s after the warm-up began\n`,
+    )
+    const map = existsSync(perfMap) ? readFileSync(perfMap, 'utf8') : undefined
+    return measured.map((m, i) => {
+      const dump = dumps[i]!
+      if (!existsSync(dump)) throw new Error(`callgrind wrote no dump ${dump}`)
+      prepareDump(dump, map)
+      return {
+        build: job.build.label,
+        target: job.target,
+        scenario: m.scenario,
+        calls: m.calls,
+        annotated: annotate(dump, options.top),
+      }
+    })
   } finally {
     await stop(server.child)
     // The final dump (from the measured window to exit) and node's perf map are not needed.
@@ -274,7 +357,7 @@ try {
   const failed = servers.find((s) => s.status === 'rejected')
   if (failed) throw (failed as PromiseRejectedResult).reason
   for (const [i, job] of jobs.entries())
-    results.push(await measure(job, (servers[i] as PromiseFulfilledResult<Server>).value))
+    results.push(...(await measure(job, (servers[i] as PromiseFulfilledResult<Server>).value)))
 } finally {
   for (const s of servers) if (s.status === 'fulfilled') await stop(s.value.child)
   await mock.stop()
@@ -284,19 +367,51 @@ const k = (ir: number, calls: number) => (ir / calls / 1000).toFixed(1)
 const lines = [
   `# gov instructions per call under callgrind (bench:callgrind), ${new Date().toISOString()}`,
   '',
-  `Tree ${commitLabel()}; ${loadLabel()}; Node ${process.versions.node}${options.nodeFlags.length ? ` ${options.nodeFlags.join(' ')}` : ''}; ${options.warmup} warm-up calls, then ${options.calls} measured calls (concurrency ${options.concurrency}), non-streaming OpenAI chat, ~1 KB distinct prompts; the server process only (all its threads).`,
+  `Tree ${commitLabel()}; ${loadLabel()}; Node ${process.versions.node}${options.nodeFlags.length ? ` ${options.nodeFlags.join(' ')}` : ''}; ${options.warmup} warm-up calls, then per window: ${options.scenarios.map(scenarioLabel).join('; ')} (concurrency ${options.concurrency} for 1-turn calls, conversations one call at a time), non-streaming OpenAI chat, ~1 KB distinct prompts; the server process only (all its threads).`,
   '',
-  '| target | build | k instructions per call | of which V8 GC | V8 optimising compilers | the rest |',
-  '|---|---|---:|---:|---:|---:|',
+  '| target | build | window | k instructions per call | of which V8 GC | V8 optimising compilers | the rest |',
+  '|---|---|---|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${r.target === 'bare' ? 'bare proxy' : `gov ${r.target}`} | ${r.target === 'bare' ? '—' : r.build} | **${k(r.annotated.total, r.calls)}** | ${k(r.annotated.gc, r.calls)} | ${k(r.annotated.compiler, r.calls)} | **${k(r.annotated.total - r.annotated.gc - r.annotated.compiler, r.calls)}** |`,
+      `| ${r.target === 'bare' ? 'bare proxy' : `gov ${r.target}`} | ${r.target === 'bare' ? '—' : r.build} | ${r.scenario} | **${k(r.annotated.total, r.calls)}** | ${k(r.annotated.gc, r.calls)} | ${k(r.annotated.compiler, r.calls)} | **${k(r.annotated.total - r.annotated.gc - r.annotated.compiler, r.calls)}** |`,
   ),
   '',
   'GC and compiler work come in bursts (a major collection in a short window can double the total); compare builds by "the rest" unless the windows are long.',
+  ...ratioLines(),
 ]
+
+function scenarioLabel(s: CallgrindScenario): string {
+  if (s === 'single') return `${options.calls} new 1-turn calls`
+  if (s === 'conversation')
+    return `${options.conversations} whole ${options.turns}-turn conversations (${options.conversations * options.turns} calls, each resending its history)`
+  return `turn ${options.turns} of ${options.conversations} conversations (turns 1–${options.turns - 1} played just before the window)`
+}
+
+/** Per target and build with a `single` window: each other window's cost per call over the 1-turn call's. */
+function ratioLines(): string[] {
+  const rows: string[] = []
+  for (const r of results) {
+    if (r.scenario === 'single') continue
+    const one = results.find((o) => o.scenario === 'single' && o.target === r.target && o.build === r.build)
+    if (!one) continue
+    const per = (m: Measured, rest: boolean) =>
+      (rest ? m.annotated.total - m.annotated.gc - m.annotated.compiler : m.annotated.total) / m.calls
+    rows.push(
+      `| ${r.target === 'bare' ? 'bare proxy' : `gov ${r.target}`} | ${r.target === 'bare' ? '—' : r.build} | ${r.scenario} | **${(per(r, false) / per(one, false)).toFixed(2)}×** | ${(per(r, true) / per(one, true)).toFixed(2)}× |`,
+    )
+  }
+  if (rows.length === 0) return []
+  return [
+    '',
+    'Per call, over a new 1-turn call on the same server:',
+    '',
+    '| target | build | window | all instructions | the rest (without GC and compilers) |',
+    '|---|---|---|---:|---:|',
+    ...rows,
+  ]
+}
 for (const r of results) {
-  const title = r.target === 'bare' ? 'bare proxy' : `gov ${r.target}, ${r.build}`
+  const title = `${r.target === 'bare' ? 'bare proxy' : `gov ${r.target}, ${r.build}`}, ${r.scenario}`
   for (const [kind, rows] of [
     ['inclusive (JS functions)', r.annotated.inclusive],
     ['exclusive (self)', r.annotated.exclusive],

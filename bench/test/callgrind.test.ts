@@ -24,6 +24,9 @@ describe('bench:callgrind options', () => {
     assert.equal(o.warmup, 2000)
     assert.equal(o.calls, 300)
     assert.equal(o.concurrency, 1)
+    assert.deepEqual(o.scenarios, ['single'])
+    assert.equal(o.turns, 50)
+    assert.equal(o.conversations, 4)
     assert.deepEqual(o.nodeFlags, [])
     assert.equal(o.out, '/repo/bench/results/callgrind')
   })
@@ -43,6 +46,12 @@ describe('bench:callgrind options', () => {
         '4',
         '--top',
         '10',
+        '--scenarios',
+        'last,single,last',
+        '--turns',
+        '20',
+        '--conversations',
+        '3',
         '--node-flags',
         '--jitless  --max-semi-space-size=32',
         '--out',
@@ -61,6 +70,9 @@ describe('bench:callgrind options', () => {
     assert.equal(o.calls, 50)
     assert.equal(o.concurrency, 4)
     assert.equal(o.top, 10)
+    assert.deepEqual(o.scenarios, ['last', 'single'])
+    assert.equal(o.turns, 20)
+    assert.equal(o.conversations, 3)
     assert.deepEqual(o.nodeFlags, ['--jitless', '--max-semi-space-size=32'])
     assert.equal(o.out, '/tmp/cg')
   })
@@ -76,6 +88,10 @@ describe('bench:callgrind options', () => {
       ['--concurrency', 'many'],
       ['--targets', 'empty,portkey'],
       ['--targets', ','],
+      ['--scenarios', 'single,multi'],
+      ['--scenarios', ''],
+      ['--turns', '0'],
+      ['--conversations', 'x'],
       ['--builds', 'old'],
       ['--builds', '=/tmp/old'],
       ['--builds', 'old='],
