@@ -89,15 +89,34 @@ export class TextCache<V> {
   }
 }
 
-/** A 30-bit integer from the length, the tag and up to `SAMPLES` characters spread over the text. */
+/**
+ * A 30-bit integer from the length, the tag and up to `SAMPLES` characters
+ * spread over the text: positions ⌊k·(n−1)/(SAMPLES−1)⌋, the first and the
+ * last character included. The positions are stepped in integers (a whole
+ * step and a carried remainder): with a fractional index
+ * (`Math.round(k * step)`, before core 0.3.4) a lookup of a 1 KB text took
+ * 1.2–1.3× the CPU in process.
+ */
 function preKey(text: string, tag: number): number {
   const n = text.length
   let h = Math.imul(n ^ (tag << 20), 0x9e3779b1)
   if (n <= SAMPLES) {
     for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
   } else {
-    const step = (n - 1) / (SAMPLES - 1)
-    for (let k = 0; k < SAMPLES; k++) h = Math.imul(h ^ text.charCodeAt(Math.round(k * step)), 0x01000193)
+    const gaps = SAMPLES - 1
+    const whole = Math.floor((n - 1) / gaps)
+    const rest = n - 1 - whole * gaps
+    let at = 0
+    let carry = 0
+    for (let k = 0; k < SAMPLES; k++) {
+      h = Math.imul(h ^ text.charCodeAt(at), 0x01000193)
+      at += whole
+      carry += rest
+      if (carry >= gaps) {
+        carry -= gaps
+        at++
+      }
+    }
   }
   h ^= h >>> 15
   return h & 0x3fffffff

@@ -29,6 +29,32 @@ describe('TextCache', () => {
     assert.equal(cache.size, 1, 'one bucket holds both')
   })
 
+  it('samples positions ⌊k·(n−1)/47⌋: first and last character, evenly spread, no others', () => {
+    // Two texts differing at one position share a bucket (size 1) exactly when it is not sampled.
+    const buckets = (a: string, b: string): number => {
+      const cache = new TextCache<number>({ max: 10 })
+      cache.set(a, 1)
+      cache.set(b, 2)
+      assert.equal(cache.get(fresh(a)), 1)
+      assert.equal(cache.get(fresh(b)), 2)
+      return cache.size
+    }
+    for (const n of [49, 50, 95, 1000, 2001, WHOLE_TEXT_MAX]) {
+      const base = 'x'.repeat(n)
+      const sampled = new Set(Array.from({ length: 48 }, (_, k) => Math.floor((k * (n - 1)) / 47)))
+      assert.ok(sampled.has(0) && sampled.has(n - 1))
+      // Every position of the shorter texts; around each sampled one of the longest.
+      const positions =
+        n <= 2001 ? Array.from({ length: n }, (_, i) => i) : [...sampled].flatMap((p) => [p - 1, p, p + 1])
+      for (const at of positions.filter((p) => p >= 0 && p < n)) {
+        const changed = `${base.slice(0, at)}y${base.slice(at + 1)}`
+        assert.equal(buckets(base, changed), sampled.has(at) ? 2 : 1, `n ${n}, position ${at}`)
+      }
+    }
+    // Up to 48 units every character counts.
+    assert.equal(buckets('abc', 'abd'), 2)
+  })
+
   it('keeps at most four texts per pre-key and drops the oldest', () => {
     const cache = new TextCache<number>({ max: 10 })
     const texts = [0, 1, 2, 3, 4, 5].map((i) => `a${String.fromCharCode(98 + i)}${'x'.repeat(1997)}a`)
