@@ -8,7 +8,7 @@ import { DedupeSettingsSchema } from './settings.js'
 import { DedupeStep } from './step.js'
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version.js'
 
-export { isDeterministic, requestKey } from './request-key.js'
+export { bodyDigest, DIGESTED_MIN, isDeterministic, requestKey, StringDigests } from './request-key.js'
 export { type DedupeSettings, DedupeSettingsSchema } from './settings.js'
 export { DEDUPE_HEADER, DedupeStep } from './step.js'
 
@@ -16,7 +16,7 @@ export default defineStep({
   name: 'dedupe',
   packageName: PACKAGE_NAME,
   version: PACKAGE_VERSION,
-  core: '>=0.2.0 <0.4.0',
+  core: '>=0.3.0 <0.4.0',
   description:
     'Sends identical in-flight requests of one agent upstream once and answers repeats from the stored answer',
   settings: DedupeSettingsSchema,

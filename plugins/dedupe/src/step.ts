@@ -9,12 +9,19 @@ import type {
   Verdict,
 } from '@gov/core'
 import { Verdicts } from '@gov/core'
-import { isDeterministic, requestKey } from './request-key.js'
+import { isDeterministic, requestKey, StringDigests } from './request-key.js'
 import type { DedupeSettings } from './settings.js'
 
 /** The response header on answers that did not go upstream. */
 export const DEDUPE_HEADER = 'x-gov-dedupe'
 type Result = 'coalesced' | 'replayed'
+
+/**
+ * Bounds of a step's per-text digests of long strings (messages of the
+ * conversations it keys): texts kept, and bytes (texts at 2 bytes a unit).
+ */
+export const DIGESTS_MAX = 8192
+export const DIGESTS_MAX_BYTES = 16 * 1024 * 1024
 
 interface CallState {
   key: string
@@ -32,6 +39,8 @@ interface CallState {
  */
 export class DedupeStep implements StepInstance {
   readonly #counter: StepCounter
+  /** Digests of long strings this instance keyed, per exact text. */
+  readonly #digests = new StringDigests({ max: DIGESTS_MAX, maxBytes: DIGESTS_MAX_BYTES })
 
   constructor(
     private readonly settings: DedupeSettings,
@@ -47,7 +56,7 @@ export class DedupeStep implements StepInstance {
   async onRequest(ctx: RequestContext): Promise<Verdict> {
     const replay = this.#replays(ctx)
     if (!replay && !this.settings.coalesce) return Verdicts.continue()
-    const key = requestKey(ctx.call, ctx.exchange)
+    const key = requestKey(ctx.call, ctx.exchange, this.#digests)
     const state: CallState = { key, store: replay }
     ctx.state.set('dedupe', state)
     if (replay) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { makeExchange, seededRandom } from '@gov/core/testing'
 import canonicalize from 'canonicalize'
-import { bodyDigest, requestKey } from '../src/request-key.js'
+import { bodyDigest, DIGESTED_MIN, requestKey, StringDigests } from '../src/request-key.js'
 
 const ALPHABET = [
   'a',
@@ -81,10 +81,13 @@ describe('dedupe request key', () => {
     }
     let equalPairs = 0
     let differentPairs = 0
+    // One store of per-string digests across all bodies, as a step keeps it: same digests as without.
+    const digests = new StringDigests({ max: 64, maxBytes: 1 << 20 })
     for (let i = 0; i < bodies.length; i++) {
       const a = bodies[i] as Record<string, unknown>
       const again = reordered(a) as Record<string, unknown>
       assert.equal(bodyDigest(again), bodyDigest(a))
+      assert.equal(bodyDigest(structuredClone(a), new Set(), digests), bodyDigest(a))
       for (const j of [i + 1, i + 2, Math.floor(rand() * bodies.length)]) {
         const b = bodies[j % bodies.length] as Record<string, unknown>
         const same = canonicalize(a) === canonicalize(b)
@@ -164,8 +167,8 @@ describe('dedupe request key', () => {
     assert.notEqual(requestKey({ ...call, agentId: 'agent/two' }, exchange({ model: 'm', messages })), base)
   })
 
-  it('keeps the digests of 0.1.1 (one-shot and streamed hashing hash the same bytes), so stored answers still match', () => {
-    // Values computed with dedupe 0.1.1 (Hash object, strings of 256+ units streamed).
+  it('keeps the digests of 0.2.0 (one-shot and streamed hashing hash the same bytes), so stored answers still match', () => {
+    // Values computed with dedupe 0.2.0 (strings of 256+ units as the digest of their encoding).
     const short = {
       model: 'gpt-4o-mini',
       stream: true,
@@ -175,7 +178,7 @@ describe('dedupe request key', () => {
         { role: 'user', content: 'Hello \ud800 there' },
       ],
     }
-    assert.equal(bodyDigest(short, new Set(['stream'])), 'HS9YFz0GzceW9mt0aUUXs9Ki3Mwxs5kq9-0UMfFznD8')
+    assert.equal(bodyDigest(short, new Set(['stream'])), 'xkPl-2XpStbqkLZz2aFT0yfqGgvGX0JJTV61D1PknCg')
     // Past 16 384 units: the streamed path.
     const long = 'Long text é😀 '.repeat(3000)
     const conversation = {
@@ -187,6 +190,54 @@ describe('dedupe request key', () => {
       ],
       n: [1, 2.5, null, true, false, {}],
     }
-    assert.equal(bodyDigest(conversation), 'OPrjIAeDQP6MHgRli8V0zfkjFB5waPJlhbjsRUHIvCo')
+    assert.equal(bodyDigest(conversation), 'N-9c41qqHPX0Ap4CKEN_JOpbs93vl1DsL_soxGUbfS4')
+    // Long strings digested: one well-formed, one with a lone surrogate (JSON-encoded before hashing).
+    const mid = {
+      messages: [
+        { role: 'user', content: 'word '.repeat(60) },
+        { role: 'user', content: `\ud800${'x'.repeat(300)}` },
+      ],
+    }
+    assert.equal(bodyDigest(mid), 'OLesbJda6oCvVD9OwfcwIzcZJ2Hp3PozxulSyVubpX0')
+    const digests = new StringDigests({ max: 8, maxBytes: 1 << 20 })
+    for (const body of [short, conversation, mid, mid])
+      assert.equal(bodyDigest(body, new Set(), digests), bodyDigest(body))
+  })
+
+  it('keeps one digest per long text, found again in a new string object; short strings are written out', () => {
+    const digests = new StringDigests({ max: 100, maxBytes: 1 << 20 })
+    const messages = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        role: 'user',
+        content: `message ${i} ${'abc '.repeat(80 + i)}`,
+      }))
+    const first = bodyDigest({ messages: messages(10) }, new Set(), digests)
+    assert.equal(digests.size, 10)
+    // The next turn: the same ten texts as new strings (a new parse) and one more.
+    const parsed = JSON.parse(JSON.stringify({ messages: messages(11) })) as Record<string, unknown>
+    const second = bodyDigest(parsed, new Set(), digests)
+    assert.equal(digests.size, 11)
+    assert.notEqual(second, first)
+    assert.equal(second, bodyDigest(parsed))
+    // Below the threshold nothing is kept.
+    bodyDigest({ v: 'y'.repeat(DIGESTED_MIN - 1) }, new Set(), digests)
+    assert.equal(digests.size, 11)
+    bodyDigest({ v: 'y'.repeat(DIGESTED_MIN) }, new Set(), digests)
+    assert.equal(digests.size, 12)
+  })
+
+  it('stays bounded: at most max texts, and texts over 16 K units are hashed, not kept', () => {
+    const digests = new StringDigests({ max: 5, maxBytes: 1 << 20 })
+    for (let i = 0; i < 50; i++) bodyDigest({ v: `${i} ${'z'.repeat(400)}` }, new Set(), digests)
+    assert.ok(digests.size <= 5, `${digests.size} texts kept`)
+    const huge = 'q'.repeat(20_000)
+    const before = digests.size
+    assert.equal(bodyDigest({ v: huge }, new Set(), digests), bodyDigest({ v: huge }))
+    assert.equal(digests.size, before)
+    // A cached digest is never served for another text of the same length and samples.
+    const a = `${'p'.repeat(300)}a${'p'.repeat(300)}`
+    const b = `${'p'.repeat(300)}b${'p'.repeat(300)}`
+    assert.notEqual(bodyDigest({ v: a }, new Set(), digests), bodyDigest({ v: b }, new Set(), digests))
+    assert.equal(bodyDigest({ v: b }, new Set(), digests), bodyDigest({ v: b }))
   })
 })
