@@ -1,5 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { scratchCodeUnits } from './code-units.js'
+import { withoutDocstringWords } from './docstrings.js'
 import type { Gazetteer } from './entities/gazetteer.js'
 import { tagEntities } from './entities/tag-entities.js'
 import { withoutExerciseCharacters } from './exercise-characters.js'
@@ -114,17 +115,21 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
   // Characters of a word problem or a requested story, when nothing else in the text is personal data (0.6.5),
   // and the people a one-sentence knowledge question asks about (0.6.6).
   // Items of a list of things ("the following universities: Princeton, Stanford, Cornell", 0.6.8).
-  // Items of a list of things ("the following universities: Princeton, Stanford, Cornell") and teams named by
-  // their place in a game report ("when Carolina got the ball in the fourth quarter"), 0.6.8.
+  // Items of a list of things ("the following universities: Princeton, Stanford, Cornell"), teams named by their
+  // place in a game report ("when Carolina got the ball in the fourth quarter"), 0.6.8…
   const withoutTopics = withoutQuestionTopics(
     text,
     withoutExerciseCharacters(text, personal ? personalLocations(text, resolved) : resolved, personal),
     knownNames(options.gazetteer),
   )
-  return withoutPlaceTeams(
+  // …and the words of a function's docstring ("""" Input is … Valid choices are …").
+  return withoutDocstringWords(
     text,
-    withoutListedThings(text, withoutTopics),
-    placeLookup(options.gazetteer)?.isPlace,
+    withoutPlaceTeams(
+      text,
+      withoutListedThings(text, withoutTopics),
+      placeLookup(options.gazetteer)?.isPlace,
+    ),
   )
 }
 

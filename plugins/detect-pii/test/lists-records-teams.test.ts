@@ -1,8 +1,8 @@
 import { describeClasses } from './helpers.js'
 
 /**
- * 0.6.8: items of a list of things, full names in the sample records of a programming exercise, and teams named by
- * their place in a game report are no personal data. The first benign prompt of each class is a tuning benign
+ * 0.6.8: items of a list of things, full names in the sample records of a programming exercise, teams named by
+ * their place in a game report, the words of a function's docstring and storage drives are no personal data. The first benign prompt of each class is a tuning benign
  * prompt; the others and every person prompt were written for these tests.
  */
 describeClasses(
@@ -78,10 +78,43 @@ describeClasses(
         ['Denver Smith called me after the game.', ['PERSON:Denver Smith!']],
       ],
     },
+    {
+      name: "words and sample data of a function's docstring",
+      benign: [
+        "def sort_numbers(numbers: str) -> str:\n    \"\"\" Input is a space-delimited string of numerals.\n    Valid choices are 'zero' to 'nine'.\n    >>> sort_numbers('three one five')\n    'one three five'\n    \"\"\"",
+        'def greet(name):\n    """Return a greeting.\n\n    >>> greet("John")\n    \'Hello, John\'\n    """',
+      ],
+      person: [
+        [
+          'def greet(name):\n    """Return a greeting.\n\n    Author: Anna Berg\n    """',
+          ['PERSON:Anna Berg!'],
+        ],
+        [
+          'def greet(name):\n    """Greets Anna Berg, anna.berg@gmail.com."""',
+          ['PERSON:Anna Berg!', 'EMAIL_ADDRESS:anna.berg@gmail.com!'],
+        ],
+        [
+          '# Ask Anna Berg about this\ndef greet(name):\n    """Return a greeting."""\n    return "Hi"',
+          ['PERSON:Anna Berg!'],
+        ],
+      ],
+    },
+    {
+      name: 'storage devices named "… Drive" after a number',
+      benign: ['Buy a 64 GB USB Flash Drive.', 'Buy a 2 TB External Hard Drive for backups.'],
+      person: [
+        ['Ship it to 12 Hard Drive, Austin, TX 78701.', ['STREET_ADDRESS:12 Hard Drive, Austin, TX 78701!']],
+        [
+          'Anna Berg moved to 45 Sunset Drive last week.',
+          ['PERSON:Anna Berg!', 'STREET_ADDRESS:45 Sunset Drive!'],
+        ],
+      ],
+    },
   ],
   [
     'Invite the following people: Anna Berg, Peter Lindqvist, Tom Hanks',
     'Here is my customer list:\nAnna Berg, 42\nPeter Lindqvist, 35\nWrite a Python script to sort it.',
     'My son Austin scored two touchdowns in the fourth quarter.',
+    'def greet(name):\n    """Return a greeting.\n\n    Author: Anna Berg\n    """',
   ],
 )

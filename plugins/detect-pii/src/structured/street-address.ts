@@ -387,6 +387,10 @@ const WORD = /\p{L}[\p{L}\p{M}'’.-]*/gu
 const PROSE_WORD =
   /(?<![\p{L}])(?:of|the|a|an|on|in|at|per|to|for|and|or|with|by|from|is|are|was|were|be|has|have|had|that|this|these|those|they|them|their|he|she|his|her|it|its|we|you|i|more|less|each|every|other|minutes?|hours?|seconds?|days?|weeks?|miles?|feet|foot|meters?|metres?|km|times?)(?![\p{L}])/iu
 
+/** A kind of storage device before "Drive": no street type there. */
+const DEVICE_DRIVE =
+  /(?<![\p{L}])(?:hard|flash|thumb|disk|disc|usb|pen|state|optical|tape|floppy|jump|ssd|hdd|nvme|dvd|cd|blu-ray|zip)[ ]+drives?(?![\p{L}])/iu
+
 /** The English function words and units of {@link PROSE_WORD} that are no word of another language's street name. */
 const ENGLISH_PROSE_WORD =
   /(?<![\p{L}])(?:of|the|per|to|for|and|with|by|from|is|are|was|were|has|have|had|that|this|they|them|their|he|she|his|her|it|its|we|you|more|less|each|every|minutes?|hours?|miles?|times?)(?![\p{L}])/iu
@@ -411,6 +415,10 @@ export function findStreetAddresses(text: string, places?: PlaceLookup, lower = 
       if (words?.length === 1 && places?.isCommon(words[0].toLowerCase())) continue
       const raw = m[0].replace(/[\s,]+$/, '')
       const end = extendTail(text, m.index + raw.length, places, lower)
+      // A storage device is no street: "2 Internal Solid State Hard Drive", "64 GB USB Flash Drive" (0.6.8); with a
+      // city or postcode after it, it is one ("12 Hard Drive, Austin, TX 78701").
+      if (english && DEVICE_DRIVE.test(m[0]) && !/[\p{Lu}\d]/u.test(text.slice(m.index + raw.length, end)))
+        continue
       out.push({
         type: 'STREET_ADDRESS',
         start: m.index,
