@@ -168,8 +168,20 @@ export interface Exchange {
    * can only be taken away; the capability token grants what remains.
    */
   narrowTools(keep: (tool: ToolDefinition) => boolean): string[]
-  /** The vendor request body; steps should edit text through {@link TextPart}s, not here. */
+  /**
+   * The vendor request body. Steps edit text through {@link TextPart}s and
+   * tools through {@link Exchange.narrowTools}; a step that takes `body` may
+   * also change it directly, so the host then sends the body as JSON.
+   */
   readonly body: Record<string, unknown>
+  /**
+   * The same body, for reading only (core 0.3.4; absent from older hosts:
+   * read `bodyView ?? body`). A step must not change anything through it.
+   * When no step took {@link Exchange.body}, edited a text part or narrowed
+   * the tools, the host may send the caller's own bytes upstream instead of
+   * serialising the body again (a long conversation's JSON on every turn).
+   */
+  readonly bodyView?: Readonly<Record<string, unknown>>
 }
 
 /**

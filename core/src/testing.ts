@@ -120,6 +120,7 @@ export function makeExchange(
       return removed
     },
     body,
+    bodyView: body,
   }
 }
 

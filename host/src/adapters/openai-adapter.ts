@@ -73,7 +73,7 @@ export class OpenAiAdapter implements VendorAdapter {
   }
 
   sseOptions(exchange: Exchange): SseOptions {
-    const streamOptions = exchange.body.stream_options
+    const streamOptions = (exchange.bodyView ?? exchange.body).stream_options
     return { includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true }
   }
 }

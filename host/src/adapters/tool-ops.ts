@@ -178,8 +178,12 @@ class BoundExchange implements Exchange {
   readonly stream: boolean
   readonly messages: Exchange['messages']
   declare readonly unscanned?: Exchange['unscanned']
-  readonly body: Record<string, unknown>
   readonly toolChoice: Exchange['toolChoice']
+  readonly #body: Record<string, unknown>
+  /** Someone took `body` (and may have changed it directly). */
+  #bodyTaken = false
+  /** `narrowTools` removed tools from the body. */
+  #narrowed = false
   #tools: readonly ToolDefinition[]
   readonly #ops: ToolOps
 
@@ -190,10 +194,20 @@ class BoundExchange implements Exchange {
     this.messages = data.messages
     // Present only when the adapter gave one (as the literal's conditional spread did).
     if (data.unscanned) (this as { unscanned?: Exchange['unscanned'] }).unscanned = data.unscanned
-    this.body = data.body
+    this.#body = data.body
     this.toolChoice = ops.toolChoice(data.body)
     this.#tools = data.tools
     this.#ops = ops
+  }
+
+  /** The body, writable: taking it counts as a possible change ({@link requestUnchanged}). */
+  get body(): Record<string, unknown> {
+    this.#bodyTaken = true
+    return this.#body
+  }
+
+  get bodyView(): Readonly<Record<string, unknown>> {
+    return this.#body
   }
 
   get tools(): readonly ToolDefinition[] {
@@ -204,9 +218,28 @@ class BoundExchange implements Exchange {
     const removed = this.#tools.filter((t) => !keep(t)).map((t) => t.name)
     if (removed.length === 0) return []
     this.#tools = this.#tools.filter((t) => keep(t))
-    this.#ops.removeTools(this.body, new Set(removed))
+    this.#narrowed = true
+    this.#ops.removeTools(this.#body, new Set(removed))
     return removed
   }
+
+  /** See {@link requestUnchanged}. */
+  unchanged(): boolean {
+    if (this.#bodyTaken || this.#narrowed) return false
+    for (const message of this.messages) for (const part of message.parts) if (part.edited) return false
+    return true
+  }
+}
+
+/**
+ * True when nothing can have changed the request body since the adapter
+ * parsed it: `exchange` is the host's own, nobody took its writable `body`
+ * (steps read `bodyView`), no text part was edited (tool-call arguments and
+ * tool results are parts too) and no tool was narrowed away. False for any
+ * other Exchange.
+ */
+export function requestUnchanged(exchange: Exchange): boolean {
+  return exchange instanceof BoundExchange && exchange.unchanged()
 }
 
 /** The Exchange over parsed request data, with the vendor's tool operations. */

@@ -11,6 +11,7 @@ import {
   Verdicts,
 } from '@gov/core'
 import type { VendorAdapter } from '../adapters/adapter.js'
+import { requestUnchanged } from '../adapters/tool-ops.js'
 import type { AgentService } from '../agents/agent-service.js'
 import { sha256Hex } from '../audit/digest.js'
 import type { Authorizer } from '../auth/authorizer.js'
@@ -417,15 +418,18 @@ export class GatewayHandler {
   /**
    * What goes upstream for `body`: the caller's own bytes when `body` is the
    * request as parsed, nothing could have edited it, and the bytes mean exactly
-   * what gov read ({@link bytesMeanValue}); else its JSON. Saves serialising
-   * the request on every call of a pipeline without steps or in observe mode.
+   * what gov read ({@link bytesMeanValue}); else its JSON. Nothing could have
+   * edited it when the pipeline has no steps, runs in observe mode, or no step
+   * edited a text part, narrowed the tools or took the writable body
+   * ({@link requestUnchanged}). Saves serialising the request on most calls:
+   * on turn 50 of a conversation that is ~100 KB of JSON.
    */
   #requestPayload(rec: CallRecord, body: Record<string, unknown>): string | Buffer {
     const bytes = rec.bodyBytes
     if (
       bytes !== undefined &&
       body === rec.body &&
-      untouched(rec) &&
+      (untouched(rec) || requestUnchanged(rec.exchange as Exchange)) &&
       bytesMeanValue(bytes, rec.bodyKeys, body)
     )
       return bytes

@@ -30,7 +30,7 @@ export function heldReason(chain: Chain, exchange: Exchange): string | undefined
     if (step.instance.onBufferedResponse && scopeOf(step) === 'whole')
       return `step ${step.name} judges the whole answer`
   }
-  const body = exchange.body
+  const body = exchange.bodyView ?? exchange.body
   const format = (value: unknown) => (isRecord(value) ? value.type : undefined)
   const text = isRecord(body.text) ? body.text : {}
   const config = isRecord(body.output_config) ? body.output_config : {}

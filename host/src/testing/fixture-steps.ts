@@ -138,6 +138,30 @@ export const editStep = defineStep({
   }),
 }) as StepPlugin
 
+/**
+ * Changes the request outside text parts, by what the last text says: `stamp`
+ * writes `metadata` into the writable `body`; `narrow` narrows the tools
+ * offered to none; `peek` only reads `bodyView`. Proves which requests the
+ * host serialises again and which go upstream as the caller's bytes.
+ */
+export const bodyStep = defineStep({
+  name: 'fx_body',
+  packageName: 'fixture:fx_body',
+  version: '0.0.0',
+  core,
+  description: 'changes the body directly or narrows the tools',
+  settings: Type.Object({}, { additionalProperties: false }),
+  create: () => ({
+    onRequest: (ctx) => {
+      const last = ctx.exchange.messages.at(-1)?.parts.at(-1)?.text ?? ''
+      if (last.includes('stamp')) ctx.exchange.body.metadata = { stamped: 'yes' }
+      if (last.includes('narrow')) ctx.exchange.narrowTools(() => false)
+      if (last.includes('peek') && ctx.exchange.bodyView?.model === undefined) throw new Error('no model')
+      return Verdicts.continue()
+    },
+  }),
+}) as StepPlugin
+
 /** Throws in onRequest when the text contains `boom`. */
 export const throwStep = defineStep({
   name: 'fx_throw',
@@ -180,5 +204,6 @@ export const fixtureSteps: StepPlugin[] = [
   blockWordStep,
   respondStep,
   editStep,
+  bodyStep,
   throwStep,
 ]

@@ -3,7 +3,9 @@
  * steps, or observe mode): the caller's bytes go to the provider and the
  * provider's bytes to the caller as they are, when they mean exactly what gov
  * read; otherwise (a repeated key, bytes that are not UTF-8, a step that could
- * edit) gov's own serialisation of what it read goes on, as before.
+ * edit) gov's own serialisation of what it read goes on, as before. A request
+ * no step changed (no text part edited, no tool narrowed away, the writable
+ * body not taken) goes on as the caller's bytes in enforce mode too.
  */
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
@@ -70,6 +72,7 @@ describe('pass-through of request and answer bytes', () => {
   let emptyKey = ''
   let steppedKey = ''
   let editKey = ''
+  let bodyKey = ''
 
   before(async () => {
     provider = await startRawProvider()
@@ -80,6 +83,8 @@ describe('pass-through of request and answer bytes', () => {
     steppedKey = await t.createAgent('stepped-agent', 'stepped')
     await t.createPipeline('editing', 'standard', onlySteps('standard', { fx_edit: {} }), ['mode'])
     editKey = await t.createAgent('edit-agent', 'editing')
+    await t.createPipeline('body', 'standard', onlySteps('standard', { fx_body: {}, fx_block: {} }))
+    bodyKey = await t.createAgent('body-agent', 'body')
   })
   after(async () => {
     await t.close()
@@ -144,13 +149,36 @@ describe('pass-through of request and answer bytes', () => {
     assert.match(sent.toString(), /a\ufffd\ufffd\ufffdb/)
   })
 
-  it("a pipeline with a step: request and answer are gov's serialisation, as before", async () => {
+  it("a pipeline with a step that changes nothing: the caller's request bytes go upstream; the answer is gov's serialisation", async () => {
     provider.answers.splice(0, provider.answers.length, Buffer.from(ODD_ANSWER))
     const res = await call(steppedKey, ODD_REQUEST)
     assert.equal(res.status, 200)
-    assert.equal(provider.received.at(-1)?.toString(), JSON.stringify(JSON.parse(ODD_REQUEST)))
+    assert.equal(provider.received.at(-1)?.toString(), ODD_REQUEST)
     assert.equal(res.bytes.toString(), JSON.stringify(JSON.parse(ODD_ANSWER)))
     assert.equal(res.headers.get('content-length'), String(res.bytes.length))
+  })
+
+  it('a step that takes the writable body or narrows the tools: the request is serialised with the change', async () => {
+    provider.answers.splice(0, provider.answers.length, Buffer.from(ODD_ANSWER))
+    const ask = (text: string) =>
+      `{ "model":"gpt-4o-mini", "messages":[{"role":"user","content":"${text}"}],` +
+      ' "tools":[{"type":"function","function":{"name":"send_mail","parameters":{"type":"object"}}}] }'
+    // Only reading the view: the caller's bytes.
+    assert.equal((await call(bodyKey, ask('peek please'))).status, 200)
+    assert.equal(provider.received.at(-1)?.toString(), ask('peek please'))
+    // A direct write: serialised, the write included.
+    assert.equal((await call(bodyKey, ask('stamp it'))).status, 200)
+    const stamped = JSON.parse(provider.received.at(-1)?.toString() ?? '{}')
+    assert.deepEqual(stamped.metadata, { stamped: 'yes' })
+    assert.equal(
+      provider.received.at(-1)?.toString(),
+      JSON.stringify({ ...JSON.parse(ask('stamp it')), metadata: { stamped: 'yes' } }),
+    )
+    // Narrowed tools: serialised, without the tool.
+    assert.equal((await call(bodyKey, ask('narrow them'))).status, 200)
+    const narrowed = JSON.parse(provider.received.at(-1)?.toString() ?? '{}')
+    assert.equal(narrowed.tools, undefined)
+    assert.equal(narrowed.messages[0].content, 'narrow them')
   })
 
   it("a step that edits, in enforce mode: its edit goes upstream; in observe mode the caller's bytes do", async () => {

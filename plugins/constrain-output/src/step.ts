@@ -40,7 +40,10 @@ const JSON_OBJECT = { type: 'object' }
  * `output_format` (`json_schema`). A `json_schema` without a schema asks for
  * nothing gov can check.
  */
-export function requestedSchema(body: Record<string, unknown>): { found: boolean; schema?: unknown } {
+export function requestedSchema(body: Readonly<Record<string, unknown>>): {
+  found: boolean
+  schema?: unknown
+} {
   const format = (body.response_format ?? body.output_format) as Record<string, unknown> | undefined
   if (typeof format !== 'object' || format === null) return { found: false }
   if (format.type === 'json_object') return { found: true, schema: JSON_OBJECT }
@@ -87,7 +90,8 @@ export class ConstrainOutputStep implements StepInstance {
   /** Compile the request's own schema before anything goes upstream: a schema gov cannot use is the caller's error. */
   onRequest(ctx: RequestContext): Verdict {
     if (!this.#requestSchemas) return Verdicts.continue()
-    const requested = requestedSchema(ctx.exchange.body)
+    // Read through the read-only view (hosts before core 0.3.4: the body), so the host may send the caller's bytes.
+    const requested = requestedSchema(ctx.exchange.bodyView ?? ctx.exchange.body)
     if (!requested.found) return Verdicts.continue()
     const validator = this.#requestSchemas.validator(requested.schema)
     if (validator instanceof Error) {

@@ -19,7 +19,16 @@ const DELIVERY_FIELDS = new Set(['stream', 'stream_options'])
  * resent every turn hashes only its new messages.
  */
 export function requestKey(call: CallInfo, exchange: Exchange, digests?: StringDigests): string {
-  return `${encodeURIComponent(call.agentId)}:${exchange.vendor}:${bodyDigest(exchange.body, DELIVERY_FIELDS, digests)}`
+  return `${encodeURIComponent(call.agentId)}:${exchange.vendor}:${bodyDigest(bodyOf(exchange), DELIVERY_FIELDS, digests)}`
+}
+
+/**
+ * The request body through the read-only view (hosts before core 0.3.4 have
+ * none: the body itself). Taking the writable body would make the host
+ * serialise the request again instead of sending the caller's bytes.
+ */
+function bodyOf(exchange: Exchange): Readonly<Record<string, unknown>> {
+  return exchange.bodyView ?? exchange.body
 }
 
 /**
@@ -62,7 +71,7 @@ export class StringDigests {
 
 /** True when the request asks for a deterministic answer (`temperature: 0`). */
 export function isDeterministic(exchange: Exchange): boolean {
-  return exchange.body.temperature === 0
+  return bodyOf(exchange).temperature === 0
 }
 
 /**

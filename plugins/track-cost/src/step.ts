@@ -323,8 +323,10 @@ export class TrackCostStep implements StepInstance {
 
   /** The most output tokens the request allows, or the setting's default. */
   #outputLimit(exchange: Exchange): number {
+    // The read-only view (hosts before core 0.3.4: the body): taking the writable body makes the host re-serialise it.
+    const body = exchange.bodyView ?? exchange.body
     for (const field of ['max_completion_tokens', 'max_tokens']) {
-      const value = exchange.body[field]
+      const value = body[field]
       if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
     }
     return this.#settings.default_output_tokens
