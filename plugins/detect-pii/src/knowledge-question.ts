@@ -1,6 +1,6 @@
 import { hasAny, roleRequest } from './exercise-characters.js'
 import type { Detection } from './pii-types.js'
-import { privateWord } from './private-words.js'
+import { PRIVATE_WORDS, privateWord } from './private-words.js'
 
 /**
  * The people a one-sentence knowledge question asks about are no personal data of whoever asks (0.6.6): "How
@@ -52,7 +52,16 @@ export function withoutQuestionTopics(
     )
     if (kept.length < found.length) return kept
   }
-  return historicalRole(text) ? found.filter((d) => d.type !== 'PERSON') : found
+  return historicalRole(text) && !found.some((d) => d.type === 'PERSON' && yoursBefore(text, d))
+    ? found.filter((d) => d.type !== 'PERSON')
+    : found
+}
+
+/** "your assistant Anna Berg", "your notes on Anna Berg": someone of the reader's own, up to two words before. */
+const YOURS_BEFORE = /(?<![\p{L}\p{M}])[Yy]our(?:[ \t]+[\p{Ll}\p{M}'’-]+){0,2}[ \t]+$/u
+
+function yoursBefore(text: string, d: Detection): boolean {
+  return YOURS_BEFORE.test(text.slice(Math.max(0, d.start - 40), d.start))
 }
 
 /**
@@ -82,10 +91,21 @@ const POSSESSIVE = /['’]\p{L}*$/u
  */
 function historicalRole(text: string): boolean {
   const lower = text.toLowerCase()
-  return hasAny(lower, HISTORY_KEYS) && roleRequest(text) && HISTORY.test(lower) && !privateWord(lower)
+  return (
+    hasAny(lower, HISTORY_KEYS) &&
+    roleRequest(text) &&
+    HISTORY.test(lower) &&
+    !privateWord(lower, ROLE_PRIVATE_WORDS)
+  )
 }
+/**
+ * The private words of a role-play (0.6.8): all of {@link PRIVATE_WORDS} but "your", which a role request says of
+ * the role it sets ("Share your thoughts", "explain your perspective"); "your" right before a name still keeps
+ * it ({@link yoursBefore}).
+ */
+const ROLE_PRIVATE_WORDS: ReadonlySet<string> = new Set([...PRIVATE_WORDS].filter((w) => w !== 'your'))
 const HISTORY =
-  /\b(?:histor\w*|ancient|famous|renowned|legendary|iconic|acclaimed|celebrated|centur(?:y|ies)|empire|emperor|king|queen|pharaoh|inventor|scientist|poet|novelist|playwright|philosopher|painter|composer|physicist|mathematician|explorer|revolution\w*|medieval|renaissance|mytholog\w*|wizard|fictional|fantasy|novel|film|movie)\b/
+  /\b(?:histor\w*|ancient|famous|renowned|legendary|iconic|acclaimed|celebrated|centur(?:y|ies)|empire|emperor|king|queen|pharaoh|inventor|scientist|poet|novelist|playwright|philosopher|painter|composer|physicist|mathematician|explorer|revolution\w*|medieval|renaissance|mytholog\w*|wizard|fictional|fantasy|novel|film|movie|gods?|goddess|deity|myths?|mythical|greek|norse|magical|superhero|time[- ]travel\w*|civil war|world war|president|author|literature|literary|pioneer|video game)\b/
 const HISTORY_KEYS = [
   ...[
     'histor',
@@ -122,6 +142,8 @@ const HISTORY_KEYS = [
     'renaissance',
   ],
   ...['mytholog', 'wizard', 'fiction', 'fantasy', 'novel', 'film', 'movie'],
+  ...['god', 'deity', 'myth', 'greek', 'norse', 'magical', 'superhero', 'time', 'war', 'president', 'author'],
+  ...['literar', 'literature', 'pioneer', 'video game'],
 ]
 
 /**

@@ -2,7 +2,8 @@ import { describeClasses } from './helpers.js'
 
 /**
  * 0.6.8: items of a list of things, full names in the sample records of a programming exercise, teams named by
- * their place in a game report, the words of a function's docstring and storage drives are no personal data. The first benign prompt of each class is a tuning benign
+ * their place in a game report, the words of a function's docstring, storage drives, and the people of role-plays
+ * in history, myth or fiction that say "your" of the role are no personal data. The first benign prompt of each class is a tuning benign
  * prompt; the others and every person prompt were written for these tests.
  */
 describeClasses(
@@ -110,11 +111,33 @@ describeClasses(
         ],
       ],
     },
+    {
+      name: 'role-plays in history, myth or fiction that say "your" of the role, or name a god, a war, a time traveller',
+      benign: [
+        'You are the Greek god Hephaestus and have been asked by a mortal for your help in winning a chariot race.',
+        'Imagine you are a time traveler who must persuade Nikola Tesla to continue his work on the Wardenclyffe Tower. What would you say to convince him?',
+        'You are an expert historian on ancient Rome. Please share your knowledge on the relationship between Julius Caesar and Cleopatra.',
+        'You are an expert advisor for President Lincoln during the American Civil War. Outline a strategy for successfully ending the war.',
+      ],
+      person: [
+        ['You are a famous chef. Your assistant Anna Berg needs a new recipe.', ['PERSON:Anna Berg!']],
+        [
+          'You are a time traveler. Send my colleague Anna Berg a note about the trip.',
+          ['PERSON:Anna Berg!'],
+        ],
+        [
+          'You are a literary agent. Share your notes on Anna Berg with the publisher.',
+          ['PERSON:Anna Berg!'],
+        ],
+        ['You are a famous author. Write your reply to Anna Berg.', ['PERSON:Anna Berg!']],
+      ],
+    },
   ],
   [
     'Invite the following people: Anna Berg, Peter Lindqvist, Tom Hanks',
     'Here is my customer list:\nAnna Berg, 42\nPeter Lindqvist, 35\nWrite a Python script to sort it.',
     'My son Austin scored two touchdowns in the fourth quarter.',
     'def greet(name):\n    """Return a greeting.\n\n    Author: Anna Berg\n    """',
+    'You are a famous chef. Your assistant Anna Berg needs a new recipe.',
   ],
 )
