@@ -266,9 +266,24 @@ export function hashDistinctCharGrams(
       c4 = c5
     }
   }
-  // The last positions, with fewer than five characters left: as in hashCharGrams.
-  const tail = hashCharGramsFrom(codes, n, mask, out, count, i)
-  return keepDistinct(out, count, tail, set)
+  // The last positions, with fewer than five characters left: as in hashCharGrams, each
+  // kept as it is hashed. Written out here rather than by calling keepDistinct: a small
+  // function that only ever runs inlined here got no type feedback of its own, and the
+  // optimised code of this one bailed out on it and was rebuilt again and again (about
+  // one call in 25 on the direct channel, the rest then ran unoptimised).
+  for (; i + 3 <= n; i++) {
+    let h = FNV_OFFSET
+    for (let k = 0; i + k < n; k++) {
+      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
+      if (k < 2) continue
+      const f = (h ^ (h >>> 15)) & mask
+      const old = set[f >>> 5]
+      set[f >>> 5] = old | (1 << (f & 31))
+      out[count] = f
+      count += ((old >>> (f & 31)) & 1) ^ 1
+    }
+  }
+  return count
 }
 
 /** The tail loop of {@link hashCharGrams}: n-grams of positions `i..n-3`, written from `count`; returns the new count. */

@@ -75,12 +75,80 @@ CLASS[0xb7] |= SPACED_SEPARATOR // the middle dot
 for (const c of UNICODE_SPACES) CLASS[c] |= PAIR_SEPARATOR
 for (const ch of Object.keys(LEET_MAP)) CLASS[ch.charCodeAt(0)] |= LEET
 
+/** The hints of a text in which {@link mayHaveHints} found nothing: all false (shared, never changed). */
+const NO_HINTS: TextHints = Object.freeze({ base64: false, hex: false, spaced: false, leet: false })
+
+/**
+ * Scan `text` for every hint: first {@link mayHaveHints}, which reads ordinary
+ * prose several times faster and is false only where every hint is; where it
+ * is true, the exact scan ({@link scanAllHints}).
+ */
+export function scanHints(text: string): TextHints {
+  return mayHaveHints(text) ? scanAllHints(text) : NO_HINTS
+}
+
+/**
+ * False only when no hint can be true; true on anything a hint needs, and more.
+ * What each hint needs, in a text read as maximal runs of base64 characters:
+ *
+ * - `base64` and a 24-digit `hex` run: a run of at least 16 (hex digits are base64 characters);
+ * - hex pairs (`hh hh hh hh hh hh`): the second and the third pair are runs of exactly
+ *   two hex digits with one character between them (separators are not base64 characters);
+ * - `spaced`: its first two letters are single letters (no ASCII letter on either side)
+ *   two characters apart;
+ * - `leet`: a leet character next to a letter or a character outside ASCII (the run
+ *   mixes both, and holds nothing else).
+ *
+ * One character is read per step; a letter after a letter (most characters of prose)
+ * only extends the run.
+ */
+export function mayHaveHints(text: string): boolean {
+  const n = text.length
+  let run = 0
+  let previous = 0
+  /** End of the last run of exactly two hex digits, and index of the last single letter. */
+  let lastPair = -4
+  let lastSingle = -4
+  for (let i = 0; i < n; i++) {
+    const current = CLASS[text.charCodeAt(i)]
+    if ((current & previous & LETTER) !== 0) {
+      if (++run >= BASE64_RUN) return true
+      previous = current
+      continue
+    }
+    if ((current & BASE64) !== 0) {
+      if (++run >= BASE64_RUN) return true
+    } else {
+      if (run === 2 && (CLASS[text.charCodeAt(i - 1)] & CLASS[text.charCodeAt(i - 2)] & HEX) !== 0) {
+        if (lastPair === i - 3) return true
+        lastPair = i
+      }
+      run = 0
+    }
+    if (
+      ((previous & PLAIN) !== 0 && (current & LEET) !== 0) ||
+      ((previous & LEET) !== 0 && (current & PLAIN) !== 0)
+    )
+      return true
+    if (
+      (previous & LETTER) !== 0 &&
+      (current & LETTER) === 0 &&
+      (i < 2 || (CLASS[text.charCodeAt(i - 2)] & LETTER) === 0)
+    ) {
+      if (lastSingle === i - 3) return true
+      lastSingle = i - 1
+    }
+    previous = current
+  }
+  return false
+}
+
 /**
  * Scan `text` once for every hint. The loop is branch-free (counters are reset
  * by masking, findings are or-ed into bits): the letters, digits and spaces of
  * ordinary text alternate too irregularly for the branch predictor.
  */
-export function scanHints(text: string): TextHints {
+export function scanAllHints(text: string): TextHints {
   let found = 0
   let base64Run = 0
   let hexRun = 0

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { foldLeet, LEET_MAP, LEET_STEMS, SHORTEST_STEM } from '../src/leetspeak.js'
 import { lowerCaseInPlace } from '../src/match-rules.js'
-import { scanHints } from '../src/scan-hints.js'
+import { mayHaveHints, scanAllHints, scanHints } from '../src/scan-hints.js'
 
 // The patterns the hints stand for; each hint must be true exactly when its pattern matches.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{16}/
@@ -123,6 +123,52 @@ describe('scanHints', () => {
         stem,
       )
     assert.equal(SHORTEST_STEM, Math.min(...stems.map((s) => s.length)))
+  })
+
+  it('skips the exact scan only where it finds no hint', () => {
+    const PROSE = [
+      'the ',
+      'be ',
+      'ad ',
+      'a ',
+      'I ',
+      'e.g. ',
+      'de ',
+      '10 ',
+      '1st ',
+      '2026 ',
+      'x',
+      '-',
+      ' ',
+      '.',
+      'café ',
+      '$5 ',
+      '@',
+      'q.',
+      'ff:',
+      '\n',
+    ]
+    const texts = [
+      ...textsOf(MIXED, 4000, 5),
+      ...textsOf(HEXISH, 4000, 6),
+      ...textsOf(SPACED, 4000, 7),
+      ...textsOf(LEET, 4000, 8),
+      ...textsOf(PROSE, 8000, 9),
+    ]
+    let skipped = 0
+    let found = 0
+    for (const text of texts) {
+      const exact = scanAllHints(text)
+      const any = exact.base64 || exact.hex || exact.spaced || exact.leet
+      found += Number(any)
+      if (mayHaveHints(text)) assert.deepEqual(scanHints(text), exact, JSON.stringify(text))
+      else {
+        skipped++
+        assert.ok(!any, JSON.stringify(text))
+        assert.deepEqual(scanHints(text), exact)
+      }
+    }
+    assert.ok(skipped > 2000 && found > 2000, `skipped ${skipped}, found ${found}`)
   })
 
   it('finds nothing in ordinary prose', () => {
