@@ -203,9 +203,30 @@ function workedProblem(text: string, lower: string): boolean {
     NUMBER.lastIndex = 0
     while (NUMBER.exec(lower) !== null) if (++numbers >= TASK_NUMBERS) break
     if (numbers > 0 && (numbers >= TASK_NUMBERS || quantity)) return true
+    // Two numbers and a word of a problem's arithmetic (0.6.8): "Brittany got a 78 on her first test. After her
+    // second test, her average rose to an 81. What grade did she get …?", "Gabriel is 3 years younger than Frank.
+    // … What is Frank's age?"; not with a word of a real person's life ("If Sarah pays 20 each month, what does
+    // she owe …?", "Tell Anna her 2 invoices are overdue, what is the total?"), nor without such a word ("If Sarah
+    // arrives at 3pm on the 14th, which room …?"), nor in one sentence.
+    if (
+      numbers === TASK_NUMBERS - 1 &&
+      SENTENCE_END.test(text.trim().slice(0, -1)) &&
+      wordTest(PROBLEM_REASONING, lower) &&
+      !privateWord(lower, REAL_PERSON_WORDS) &&
+      !privateWord(lower.replace(PLURAL, '$1'), REAL_PERSON_WORDS)
+    )
+      return true
   }
   return false
 }
+
+/** A sentence end inside the text: the two-number tier needs a statement before its question. */
+const SENTENCE_END = /[.!?](?:\s|$)/u
+/** A plural's "s", so that "invoices" reads as "invoice" in the private-word check. */
+const PLURAL = /(\p{L}{3,})s(?![\p{L}\p{M}])/gu
+/** Words of a worked problem's arithmetic: a rate, a comparison, a total or an average. */
+const PROBLEM_REASONING =
+  /(?:each|every|per|total|average|combined|altogether|twice|half|times as|more than|less than|fewer than|younger than|older than|taller than|shorter than)(?![\p{L}\p{M}])/gu
 
 /** A programming exercise ({@link CODE_EXERCISE}), in the lower-cased text. */
 function codeExercise(lower: string): boolean {

@@ -3,7 +3,8 @@ import { describeClasses } from './helpers.js'
 /**
  * 0.6.8: items of a list of things, full names in the sample records of a programming exercise, teams named by
  * their place in a game report, the words of a function's docstring, storage drives, and the people of role-plays
- * in history, myth or fiction that say "your" of the role are no personal data. The first benign prompt of each class is a tuning benign
+ * in history, myth or fiction that say "your" of the role, and the characters of word problems with two numbers and
+ * a word of arithmetic are no personal data. The first benign prompt of each class is a tuning benign
  * prompt; the others and every person prompt were written for these tests.
  */
 describeClasses(
@@ -132,6 +133,21 @@ describeClasses(
         ['You are a famous author. Write your reply to Anna Berg.', ['PERSON:Anna Berg!']],
       ],
     },
+    {
+      name: 'word problems with two numbers and a word of arithmetic (average, total, younger than, …)',
+      benign: [
+        'Brittany got a 78 on her first test. After her second test, her average rose to an 81. What grade did she get on her second test?',
+        "Gabriel is 3 years younger than Frank. The current total of their ages right now is 17. What is Frank's age?",
+      ],
+      person: [
+        ['If Sarah pays 20 each month, what does she owe after 2 years?', ['PERSON:Sarah!']],
+        ['If Sarah arrives at 3pm on the 14th, which room should she use?', ['PERSON:Sarah!']],
+        [
+          'Anna Berg is 3 years older than me. Her total salary is 40000. What is her age?',
+          ['PERSON:Anna Berg!'],
+        ],
+      ],
+    },
   ],
   [
     'Invite the following people: Anna Berg, Peter Lindqvist, Tom Hanks',
@@ -139,5 +155,6 @@ describeClasses(
     'My son Austin scored two touchdowns in the fourth quarter.',
     'def greet(name):\n    """Return a greeting.\n\n    Author: Anna Berg\n    """',
     'You are a famous chef. Your assistant Anna Berg needs a new recipe.',
+    'If Sarah arrives at 3pm on the 14th, which room should she use?',
   ],
 )
