@@ -65,6 +65,8 @@ const PEOPLE_WORDS = new Set([
   ...['send', 'forward', 'invite', 'email', 'e-mail', 'call', 'message', 'remind', 'notify', 'cc'],
 ])
 
+/** What may follow an item: a separator, a colon or full stop, the line's end, "and"/"or"/"&" and the next item. */
+const ITEM_END = /^(?:[ \t]*(?:[,;:.]|\r?\n|$)|[ \t]+(?:and|or|&)[ \t])/u
 /** A list's separators within a line. */
 const SEPARATOR = /[ \t]*[,;][ \t]*(?:(?:and|or|&)[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+/u
 /** A bullet or number opening a list line. */
@@ -90,6 +92,8 @@ export function withoutListedThings(text: string, found: Detection[]): Detection
  * after the colon of an inline list), or -1 when `d` is no list item.
  */
 function listAround(text: string, d: Detection): number {
+  // Cheap test first: an item ends its line or stands before a separator, colon or full stop.
+  if (!ITEM_END.test(text.slice(d.end, d.end + 5))) return -1
   const lineStart = text.lastIndexOf('\n', d.start - 1) + 1
   let lineEnd = text.indexOf('\n', d.end)
   if (lineEnd < 0) lineEnd = text.length
