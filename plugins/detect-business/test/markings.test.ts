@@ -101,6 +101,8 @@ describe('confidentiality markings', () => {
     const hits = markings(text)
     const ms = performance.now() - started
     assert.ok(hits.length >= 5000)
-    assert.ok(ms < 3000, `took ${ms} ms`)
+    // A bound for a quadratic or backtracking scan (minutes on 200 KB), not a speed goal:
+    // linear runs took 0.2–1.6 s on a loaded CI machine.
+    assert.ok(ms < 20_000, `took ${ms} ms`)
   })
 })

@@ -102,7 +102,9 @@ describe('identifier patterns', () => {
     const started = performance.now()
     assert.deepEqual(capped.analyze(hostile), [])
     const ms = performance.now() - started
-    assert.ok(ms < 2000, `took ${ms} ms`)
+    // A bound for a quadratic or backtracking scan (minutes on 200 KB), not a speed goal:
+    // linear runs took 0.2–1.6 s on a loaded CI machine.
+    assert.ok(ms < 20_000, `took ${ms} ms`)
     const text = `${'B'.repeat(80)}-12x`
     assert.deepEqual(found(text, capped.analyze(text)), [])
     assert.deepEqual(found('ABC-12x', capped.analyze('ABC-12x')), ['business_identifier:ABC-12x'])

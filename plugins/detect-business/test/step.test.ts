@@ -186,6 +186,8 @@ describe('detect_business step', () => {
     assert.ok(span)
     assert.equal(text.slice(span.start, span.end), 'Project Falcon')
     assert.ok(exchange.messages[0].parts[0].text.endsWith('<CODE_NAME_1> ends here.'))
-    assert.ok(ms < 3000, `took ${ms} ms`)
+    // A bound for a quadratic or backtracking scan (minutes on 200 KB), not a speed goal:
+    // linear runs took 0.2–1.6 s on a loaded CI machine.
+    assert.ok(ms < 20_000, `took ${ms} ms`)
   })
 })
