@@ -85,6 +85,7 @@ describeClasses(
       benign: [
         "def sort_numbers(numbers: str) -> str:\n    \"\"\" Input is a space-delimited string of numerals.\n    Valid choices are 'zero' to 'nine'.\n    >>> sort_numbers('three one five')\n    'one three five'\n    \"\"\"",
         'def greet(name):\n    """Return a greeting.\n\n    >>> greet("John")\n    \'Hello, John\'\n    """',
+        'def eat(count, hunger):\n    """\n    Variables:\n    @count : integer\n        the number eaten.\n    """',
       ],
       person: [
         [

@@ -31,11 +31,9 @@ const NO_PERSON = [
   ['Kara veba hangi yıl Avrupa’yı vurmuştur?', ['PERSON:Kara', 'PERSON:Avrupa’yı']],
   // An acronym that is also a first name ("ABD", Turkish for USA).
   ['Üniversitenin bulunduğu büyük ABD şehri hangisidir ve neden ünlüdür?', ['PERSON:ABD']],
-  // A documented parameter written like a handle.
-  [
-    'def eat(count, hunger):\n    """\n    Variables:\n    @count : integer\n        the number eaten.\n    """',
-    ['PERSON:count'],
-  ],
+  // A documented parameter written like a handle (inside a Python function's docstring it is no finding at all
+  // since 0.6.8: test/lists-records-teams.test.ts).
+  ['/**\n * Variables:\n * @count : integer\n *     the number eaten.\n */', ['PERSON:count']],
   // English text: a lone word that is no known name, anywhere in the sentence.
   [
     'You are an AI sent back in time to watch the building of the Great Pyramid of Giza. Describe the scene.',
