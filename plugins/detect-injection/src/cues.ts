@@ -33,6 +33,17 @@ import {
 } from './features.js'
 import { HARM_CATEGORIES, HARM_LEXICONS } from './harm-lexicon.js'
 
+// Module-local copies of the imported hash constants, which V8 folds into the loops (an imported
+// binding is read through its cell at every use; see features.ts).
+const PRIME: number = FNV_PRIME
+const SEED_WORD: number = WORD_SEED
+const SEED_BIGRAM: number = BIGRAM_SEED
+const SEED_TRIGRAM: number = TRIGRAM_SEED
+/** A word's hash before its first character, as an int32: a loop variable that starts as this
+ * number above 2 ** 31 would be kept as a double and converted at every character. `h ^ c` of
+ * either is the same. */
+const WORD_START = SEED_WORD | 0
+
 /** Cue names. Changing the list or a lexicon changes the features: retrain. */
 export const CUE_NAMES = [
   'address',
@@ -140,9 +151,9 @@ const PAIRED: readonly boolean[] = CUE_NAMES.map(
 // Phrase hashes: a word's hash is FNV-1a from WORD_SEED over its characters; two and three
 // words combine like the bigram and trigram features (features.ts), with a marker so a
 // phrase's hash never equals a single word's. The lexicon table maps each hash to its cues.
-const bigramHash = (a: number, b: number) => (Math.imul(a ^ BIGRAM_SEED, FNV_PRIME) ^ b) | 0
+const bigramHash = (a: number, b: number) => (Math.imul(a ^ SEED_BIGRAM, PRIME) ^ b) | 0
 const trigramHash = (a: number, b: number, c: number) =>
-  (Math.imul(Math.imul(a ^ TRIGRAM_SEED, FNV_PRIME) ^ b, FNV_PRIME) ^ c) | 0
+  (Math.imul(Math.imul(a ^ SEED_TRIGRAM, PRIME) ^ b, PRIME) ^ c) | 0
 
 const TABLE_BITS = 13
 const TABLE_MASK = (1 << TABLE_BITS) - 1
@@ -184,16 +195,16 @@ function wordHashesOf(phrase: string): number[] {
   const scratch = PHRASE_SCRATCH
   const n = prepareFeatureCodes(phrase, scratch)
   const out: number[] = []
-  let h = WORD_SEED
+  let h = WORD_START
   let inWord = false
   for (let j = 0; j <= n; j++) {
     const c = j < n ? scratch.codes[j]! : 32
     if (isWordAt(scratch.codes, j, n, c, inWord)) {
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
     } else if (inWord) {
       out.push(h | 0)
-      h = WORD_SEED
+      h = WORD_START
       inWord = false
     }
   }
@@ -290,7 +301,7 @@ function bump(counts: Uint8Array, cues: number): void {
  */
 export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Array): Uint8Array {
   counts.fill(0)
-  let h = WORD_SEED
+  let h = WORD_START
   let inWord = false
   let w1 = 0
   let w2 = 0
@@ -306,7 +317,7 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
     if (c >= 0x61 && c <= 0x7a) {
       runChar = -1
       letter = true
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
       continue
     }
@@ -326,7 +337,7 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
     }
     // Words.
     if (isWordAt(codes, j, n, c, inWord)) {
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
       continue
     }
@@ -344,7 +355,7 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
     w1 = w2
     w2 = w
     words = stop ? 0 : words + 1
-    h = WORD_SEED
+    h = WORD_START
     inWord = false
   }
   return counts
@@ -370,7 +381,7 @@ export function hashFeaturesAndCues(
   const set = seen?.words
   let count = set ? hashDistinctCharGrams(codes, n, mask, out, set) : hashCharGrams(codes, n, mask, out)
   counts.fill(0)
-  let h = WORD_SEED
+  let h = WORD_START
   let inWord = false
   // The last two words' hashes, as both loops keep them: `previous` is cueCountsOfCodes' w2, `beforePrevious` its w1.
   let previous = 0
@@ -385,7 +396,7 @@ export function hashFeaturesAndCues(
     if (c >= 0x61 && c <= 0x7a) {
       runChar = -1
       letter = true
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
       continue
     }
@@ -400,7 +411,7 @@ export function hashFeaturesAndCues(
       letter = false
     } else if (c < 128 && ODD[c] === 1) odd++
     if (isWordAt(codes, j, n, c, inWord)) {
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
       continue
     }
@@ -412,8 +423,8 @@ export function hashFeaturesAndCues(
     count = pushFeature(out, count, (h ^ (h >>> 13)) & mask, set)
     let cues = cuesOfHash(h)
     // The bigram and trigram hashes are bigramHash and trigramHash of the same words.
-    const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
-    const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
+    const b = Math.imul(previous ^ SEED_BIGRAM, PRIME) ^ h
+    const t = Math.imul(Math.imul(beforePrevious ^ SEED_TRIGRAM, PRIME) ^ previous, PRIME) ^ h
     if (previous !== 0) {
       count = pushFeature(out, count, (b ^ (b >>> 16)) & mask, set)
       if (beforePrevious !== 0) count = pushFeature(out, count, (t ^ (t >>> 16)) & mask, set)
@@ -424,7 +435,7 @@ export function hashFeaturesAndCues(
     beforePrevious = previous
     previous = h
     words = stop ? 0 : words + 1
-    h = WORD_SEED
+    h = WORD_START
     inWord = false
   }
   return count
@@ -441,9 +452,9 @@ export function cueCounts(text: string, counts = new Uint8Array(CUE_NAMES.length
 const CUE_SEED = 0x3b9aca07
 
 function hashCue(a: number, b: number, c: number, mask: number): number {
-  let h = Math.imul(CUE_SEED ^ a, FNV_PRIME)
-  h = Math.imul(h ^ b, FNV_PRIME)
-  h = Math.imul(h ^ c, FNV_PRIME)
+  let h = Math.imul(CUE_SEED ^ a, PRIME)
+  h = Math.imul(h ^ b, PRIME)
+  h = Math.imul(h ^ c, PRIME)
   return (h ^ (h >>> 15)) & mask
 }
 

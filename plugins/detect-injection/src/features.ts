@@ -11,11 +11,22 @@
  */
 
 const FNV_OFFSET = 0x811c9dc5
+// The loops read module-local constants: V8 folds those into the code, but reads an exported
+// binding through its cell, with a check that it is initialised, at every use (an imported one
+// too), which made up most of the instructions of the hashing loops.
+const PRIME = 0x01000193
+const SEED_WORD = 0x9747b28c
+const SEED_BIGRAM = 0x5bd1e995
+const SEED_TRIGRAM = 0x2c1b3c6d
+/** A word's hash before its first character, as an int32: a loop variable that starts as this
+ * number above 2 ** 31 would be kept as a double and converted at every character. `h ^ c` of
+ * either is the same. */
+const WORD_START = SEED_WORD | 0
 /** Hash constants shared with the cue lexicon (cues.ts), which must hash words as the n-grams do. */
-export const FNV_PRIME = 0x01000193
-export const WORD_SEED = 0x9747b28c
-export const BIGRAM_SEED = 0x5bd1e995
-export const TRIGRAM_SEED = 0x2c1b3c6d
+export const FNV_PRIME = PRIME
+export const WORD_SEED = SEED_WORD
+export const BIGRAM_SEED = SEED_BIGRAM
+export const TRIGRAM_SEED = SEED_TRIGRAM
 
 /** Lower-case and collapse whitespace; pads with one space on each side. The reference for {@link prepareFeatureCodes}. */
 export function prepareFeatureText(text: string): string {
@@ -68,12 +79,12 @@ export function prepareFeatureCodes(text: string, scratch: FeatureScratch): numb
   codes[0] = 32
   let n = 1
   let space = 1
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length; i = (i + 1) | 0) {
     const c = text.charCodeAt(i)
     if (c >= 0x80) return copyCodes(prepareFeatureText(text), scratch)
     const s = ASCII_SPACE[c]
     codes[n] = PREPARED[c]
-    n += 1 - (s & space)
+    n = (n + 1 - (s & space)) | 0
     space = s
   }
   // Text that was only whitespace (or nothing) still gets both padding spaces.
@@ -104,8 +115,9 @@ function isWordChar(c: number): boolean {
 }
 
 /** {@link isWordChar} for every UTF-16 code unit, looked up instead of computed. */
-export const WORD_CHAR = new Uint8Array(0x10000)
-for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
+const WORD_CHARS = new Uint8Array(0x10000)
+for (let c = 0; c < WORD_CHARS.length; c++) WORD_CHARS[c] = isWordChar(c) ? 1 : 0
+export const WORD_CHAR: Uint8Array = WORD_CHARS
 
 /**
  * Whether code unit `c` at `j` continues or starts a word: a word character,
@@ -114,8 +126,8 @@ for (let c = 0; c < WORD_CHAR.length; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
  */
 export function isWordAt(codes: Uint16Array, j: number, n: number, c: number, inWord: boolean): boolean {
   return (
-    WORD_CHAR[c] === 1 ||
-    ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHAR[codes[j + 1]!] === 1)
+    WORD_CHARS[c] === 1 ||
+    ((c === 39 || c === 0x2019) && inWord && j + 1 < n && WORD_CHARS[codes[j + 1]!] === 1)
   )
 }
 
@@ -140,28 +152,28 @@ export function hashFeatures(
   let count = set ? hashDistinctCharGrams(codes, n, mask, out, set) : hashCharGrams(codes, n, mask, out)
   let previous = 0
   let beforePrevious = 0
-  let h = WORD_SEED
+  let h = WORD_START
   let inWord = false
   for (let j = 0; j <= n; j++) {
     const c = j < n ? codes[j] : 32
     if (isWordAt(codes, j, n, c, inWord)) {
-      h = Math.imul(h ^ c, FNV_PRIME)
+      h = Math.imul(h ^ c, PRIME)
       inWord = true
       continue
     }
     if (!inWord) continue
     count = pushFeature(out, count, (h ^ (h >>> 13)) & mask, set)
     if (previous !== 0) {
-      const b = Math.imul(previous ^ BIGRAM_SEED, FNV_PRIME) ^ h
+      const b = Math.imul(previous ^ SEED_BIGRAM, PRIME) ^ h
       count = pushFeature(out, count, (b ^ (b >>> 16)) & mask, set)
       if (beforePrevious !== 0) {
-        const t = Math.imul(Math.imul(beforePrevious ^ TRIGRAM_SEED, FNV_PRIME) ^ previous, FNV_PRIME) ^ h
+        const t = Math.imul(Math.imul(beforePrevious ^ SEED_TRIGRAM, PRIME) ^ previous, PRIME) ^ h
         count = pushFeature(out, count, (t ^ (t >>> 16)) & mask, set)
       }
     }
     beforePrevious = previous
     previous = h
-    h = WORD_SEED
+    h = WORD_START
     inWord = false
   }
   return count
@@ -175,10 +187,10 @@ export function hashFeatures(
  */
 export function pushFeature(out: Int32Array, count: number, f: number, set: Int32Array | undefined): number {
   out[count] = f
-  if (set === undefined) return count + 1
+  if (set === undefined) return (count + 1) | 0
   const old = set[f >>> 5]
   set[f >>> 5] = old | (1 << (f & 31))
-  return count + (((old >>> (f & 31)) & 1) ^ 1)
+  return (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
 }
 
 /**
@@ -199,13 +211,13 @@ export function hashCharGrams(codes: Uint16Array, n: number, mask: number, out: 
     let c4 = codes[3]
     for (; i + 5 <= n; i++) {
       const c5 = codes[i + 4]
-      let h = Math.imul(FNV_OFFSET ^ c1, FNV_PRIME)
-      h = Math.imul(h ^ c2, FNV_PRIME)
-      h = Math.imul(h ^ c3, FNV_PRIME)
+      let h = Math.imul(FNV_OFFSET ^ c1, PRIME)
+      h = Math.imul(h ^ c2, PRIME)
+      h = Math.imul(h ^ c3, PRIME)
       out[count] = (h ^ (h >>> 15)) & mask
-      h = Math.imul(h ^ c4, FNV_PRIME)
+      h = Math.imul(h ^ c4, PRIME)
       out[count + 1] = (h ^ (h >>> 15)) & mask
-      h = Math.imul(h ^ c5, FNV_PRIME)
+      h = Math.imul(h ^ c5, PRIME)
       out[count + 2] = (h ^ (h >>> 15)) & mask
       count += 3
       c1 = c2
@@ -238,28 +250,30 @@ export function hashDistinctCharGrams(
     let c2 = codes[1]
     let c3 = codes[2]
     let c4 = codes[3]
-    for (; i + 5 <= n; i++) {
-      const c5 = codes[i + 4]
-      let h = Math.imul(FNV_OFFSET ^ c1, FNV_PRIME)
-      h = Math.imul(h ^ c2, FNV_PRIME)
-      h = Math.imul(h ^ c3, FNV_PRIME)
+    // `| 0` on the counters: int32 arithmetic without overflow checks.
+    const last = (n - 5) | 0
+    for (; i <= last; i = (i + 1) | 0) {
+      const c5 = codes[(i + 4) | 0]
+      let h = Math.imul(FNV_OFFSET ^ c1, PRIME)
+      h = Math.imul(h ^ c2, PRIME)
+      h = Math.imul(h ^ c3, PRIME)
       let f = (h ^ (h >>> 15)) & mask
       let old = set[f >>> 5]
       set[f >>> 5] = old | (1 << (f & 31))
       out[count] = f
-      count += ((old >>> (f & 31)) & 1) ^ 1
-      h = Math.imul(h ^ c4, FNV_PRIME)
+      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
+      h = Math.imul(h ^ c4, PRIME)
       f = (h ^ (h >>> 15)) & mask
       old = set[f >>> 5]
       set[f >>> 5] = old | (1 << (f & 31))
       out[count] = f
-      count += ((old >>> (f & 31)) & 1) ^ 1
-      h = Math.imul(h ^ c5, FNV_PRIME)
+      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
+      h = Math.imul(h ^ c5, PRIME)
       f = (h ^ (h >>> 15)) & mask
       old = set[f >>> 5]
       set[f >>> 5] = old | (1 << (f & 31))
       out[count] = f
-      count += ((old >>> (f & 31)) & 1) ^ 1
+      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
       c1 = c2
       c2 = c3
       c3 = c4
@@ -274,7 +288,7 @@ export function hashDistinctCharGrams(
   for (; i + 3 <= n; i++) {
     let h = FNV_OFFSET
     for (let k = 0; i + k < n; k++) {
-      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
+      h = Math.imul(h ^ codes[i + k], PRIME)
       if (k < 2) continue
       const f = (h ^ (h >>> 15)) & mask
       const old = set[f >>> 5]
@@ -298,7 +312,7 @@ function hashCharGramsFrom(
   for (; i + 3 <= n; i++) {
     let h = FNV_OFFSET
     for (let k = 0; i + k < n; k++) {
-      h = Math.imul(h ^ codes[i + k], FNV_PRIME)
+      h = Math.imul(h ^ codes[i + k], PRIME)
       if (k >= 2) out[count++] = (h ^ (h >>> 15)) & mask
     }
   }

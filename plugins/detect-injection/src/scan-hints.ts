@@ -32,6 +32,8 @@ const HEX_RUN = 24
 const HEX_PAIRS = 5
 /** Single letters in a row, each but the last followed by one separator (`i g n o …`). */
 const SPACED_LETTERS = 4
+/** {@link SHORTEST_STEM}, module-local so the loop does not read the imported binding's cell. */
+const LEET_RUN: number = SHORTEST_STEM
 
 // Bits of a character's class; the first four also mark what the scan found.
 const HEX_BIT = 0
@@ -192,7 +194,7 @@ export function scanAllHints(text: string): TextHints {
     leetRun = (leetRun + 1) & inRun
     runMix = (runMix | current) & inRun
     found |=
-      ((SHORTEST_STEM - 1 - leetRun) >>> 31) & (runMix >> LEET_BIT) & (runMix >> PLAIN_BIT) & 1 ? LEET : 0
+      ((LEET_RUN - 1 - leetRun) >>> 31) & (runMix >> LEET_BIT) & (runMix >> PLAIN_BIT) & 1 ? LEET : 0
     back3 = back2
     back2 = previous
     previous = current
