@@ -197,7 +197,7 @@ function wordHashesOf(phrase: string): number[] {
   const out: number[] = []
   let h = WORD_START
   let inWord = false
-  for (let j = 0; j <= n; j++) {
+  for (let j = 0; j <= n; j = (j + 1) | 0) {
     const c = j < n ? scratch.codes[j]! : 32
     if (isWordAt(scratch.codes, j, n, c, inWord)) {
       h = Math.imul(h ^ c, PRIME)
@@ -310,7 +310,7 @@ export function cueCountsOfCodes(codes: Uint16Array, n: number, counts: Uint8Arr
   let runChar = -1
   let odd = 0
   let letter = false
-  for (let j = 0; j <= n; j++) {
+  for (let j = 0; j <= n; j = (j + 1) | 0) {
     const c = j < n ? codes[j] : 32
     // A lower-case ASCII letter (most characters of prose) only continues a word:
     // no banner character, not a space, not odd, a word character.

@@ -285,6 +285,23 @@ export interface FindPayloadsOptions {
   readonly budget?: DecodeBudget
 }
 
+/**
+ * False when {@link findPayloads} would find nothing without looking further: no hint of
+ * base64, hex or spaced letters, no `\\` or `%`, and none of the encoded words (`encoded`,
+ * flags as in {@link FindPayloadsOptions.encoded}). Most texts; the caller then skips the
+ * call and its budget, collector and result.
+ */
+export function mayHavePayloads(text: string, encoded: Uint8Array, hints: TextHints): boolean {
+  return (
+    hints.base64 ||
+    hints.hex ||
+    hints.spaced ||
+    anyFound(encoded, 0, encoded.length) ||
+    text.includes('\\') ||
+    text.includes('%')
+  )
+}
+
 /** Find and decode hidden payloads in a normalised text. */
 export function findPayloads(text: string, options: FindPayloadsOptions = {}): Payload[] {
   const hints = options.hints ?? scanHints(text)

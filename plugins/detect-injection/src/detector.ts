@@ -6,7 +6,13 @@
  */
 
 import { contextOverlap } from './context-fit.js'
-import { type DecodeBudget, decodeBudget, findPayloads, type Payload } from './decode-payloads.js'
+import {
+  type DecodeBudget,
+  decodeBudget,
+  findPayloads,
+  mayHavePayloads,
+  type Payload,
+} from './decode-payloads.js'
 import { foldLeet, LEET_STEMS } from './leetspeak.js'
 import type { Combiner, LinearModel } from './linear-model.js'
 import {
@@ -107,7 +113,8 @@ export class InjectionDetector {
     discountQuotedExamples(t, hits)
     const hints = scanHints(t)
     if (hints.leet) this.#addLeetHits(t, channel, hits)
-    if (options.decodePayloads !== false) this.#addPayloadHits(t, lower, needles.encoded, hints, hits)
+    if (options.decodePayloads !== false && mayHavePayloads(t, needles.encoded, hints))
+      this.#addPayloadHits(t, lower, needles.encoded, hints, hits)
     addHiddenTextHits(normalized, hits, (hidden) => this.#scoreDecoded(hidden).ruleWeight)
 
     let modelLogit = Number.NEGATIVE_INFINITY

@@ -154,7 +154,7 @@ export function hashFeatures(
   let beforePrevious = 0
   let h = WORD_START
   let inWord = false
-  for (let j = 0; j <= n; j++) {
+  for (let j = 0; j <= n; j = (j + 1) | 0) {
     const c = j < n ? codes[j] : 32
     if (isWordAt(codes, j, n, c, inWord)) {
       h = Math.imul(h ^ c, PRIME)
@@ -430,7 +430,7 @@ export class FeatureBitSet {
  */
 function clearSeen(set: Int32Array, features: Int32Array, count: number): void {
   if (count > set.length >> 3) set.fill(0)
-  else for (let i = 0; i < count; i++) set[features[i] >>> 5] = 0
+  else for (let i = 0; i < count; i = (i + 1) | 0) set[features[i] >>> 5] = 0
 }
 
 /**

@@ -159,7 +159,7 @@ export class NeedleIndex {
     const columnOf = this.#columnOf
     const table = this.#table
     let row = 0
-    for (let i = 0; i < text.length; i++) {
+    for (let i = 0; i < text.length; i = (i + 1) | 0) {
       row = table[row + columnOf[text.charCodeAt(i)]]
       if (row < 0) {
         row = ~row

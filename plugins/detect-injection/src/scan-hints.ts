@@ -111,10 +111,11 @@ export function mayHaveHints(text: string): boolean {
   /** End of the last run of exactly two hex digits, and index of the last single letter. */
   let lastPair = -4
   let lastSingle = -4
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; i = (i + 1) | 0) {
     const current = CLASS[text.charCodeAt(i)]
     if ((current & previous & LETTER) !== 0) {
-      if (++run >= BASE64_RUN) return true
+      run = (run + 1) | 0
+      if (run >= BASE64_RUN) return true
       previous = current
       continue
     }
@@ -193,8 +194,7 @@ export function scanAllHints(text: string): TextHints {
     const inRun = -(((current >> LEET_BIT) | (current >> PLAIN_BIT)) & 1)
     leetRun = (leetRun + 1) & inRun
     runMix = (runMix | current) & inRun
-    found |=
-      ((LEET_RUN - 1 - leetRun) >>> 31) & (runMix >> LEET_BIT) & (runMix >> PLAIN_BIT) & 1 ? LEET : 0
+    found |= ((LEET_RUN - 1 - leetRun) >>> 31) & (runMix >> LEET_BIT) & (runMix >> PLAIN_BIT) & 1 ? LEET : 0
     back3 = back2
     back2 = previous
     previous = current
