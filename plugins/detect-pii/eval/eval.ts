@@ -16,7 +16,11 @@
  * overlaps it by at least one character; a finding is correct when it overlaps
  * a gold span of its type.
  *
- *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE] [--tune] [--locations all] [--sample N]
+ *   node plugins/detect-pii/dist/eval/eval.js [--errors TYPE] [--tune] [--locations all] [--organizations all] [--sample N]
+ *
+ * The LOCATION and ORGANIZATION rows say what the tagger finds with `--locations all` and
+ * `--organizations all`; the defaults (`personal`) keep only places and organisations beside a person's data,
+ * which NER sentences seldom are. The benign rows are read with the defaults.
  *
  * 5. changed wrongly: a benign prompt is changed *correctly* when every
  *    finding in it is personal data (a real or fictional person's name, a
@@ -102,6 +106,7 @@ const argument = (name: string) =>
 const errorsFor = argument('errors')
 const tune = process.argv.includes('--tune')
 const locations = (argument('locations') ?? 'personal') as 'personal' | 'all'
+const organizations = (argument('organizations') ?? 'personal') as 'personal' | 'all'
 /** strict's `block_min_score` and `mask_only_types` (host/src/chain/presets.ts). */
 const blockMinScore = Number(argument('block-min-score') ?? 0.8)
 const maskOnly = new Set((argument('mask-only') ?? 'ORGANIZATION').split(',').filter(Boolean))
@@ -109,7 +114,10 @@ const NAMES = new Set<string>(ENTITY_TYPES)
 /** True when a finding refuses the call under action `block` (as `PiiStep` decides). */
 const refuses = (p: Span) => !maskOnly.has(p.type) && (!NAMES.has(p.type) || (p.score ?? 0) >= blockMinScore)
 
-const step = await plugin.create(withDefaults({ action: 'allow', locations }), makeServices('detect_pii'))
+const step = await plugin.create(
+  withDefaults({ action: 'allow', locations, organizations }),
+  makeServices('detect_pii'),
+)
 await step.ready?.()
 
 async function findings(text: string): Promise<Span[]> {
@@ -265,7 +273,7 @@ const started = performance.now()
 const train = read('pii-train.jsonl').filter((r) => (tune ? isCalibration(r.id) : isHeldOut(r.id)))
 const heldOut = await score(train, true)
 console.log(
-  `# detect_pii eval — ${new Date().toISOString().slice(0, 10)}, default settings (locations: ${locations})\n`,
+  `# detect_pii eval — ${new Date().toISOString().slice(0, 10)}, default settings (locations: ${locations}, organizations: ${organizations})\n`,
 )
 console.log(
   'Match rule: a gold span is found when a finding of its type overlaps it; precision counts findings that overlap a gold span of their type.\n',

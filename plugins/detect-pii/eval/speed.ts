@@ -60,6 +60,7 @@ const base = {
   allowList: new Set<string>(),
   allowPatterns: [],
   locations: 'personal' as const,
+  organizations: 'personal' as const,
   phoneRegions: DEFAULT_PHONE_REGIONS,
 }
 const structured = new Set(PII_TYPES.filter((t) => !ENTITY_TYPES.includes(t)))

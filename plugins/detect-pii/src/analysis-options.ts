@@ -14,6 +14,8 @@ export interface PlainAnalyzerOptions {
   readonly allowPatterns: readonly string[]
   /** Which places are personal data. */
   readonly locations: 'personal' | 'all'
+  /** Which organisations are personal data. */
+  readonly organizations: 'personal' | 'all'
   readonly phoneRegions: readonly string[]
   /** True when named entities are detected (the gazetteer is needed). */
   readonly entities: boolean
@@ -30,6 +32,7 @@ export function plainOptions(settings: PiiSettings): PlainAnalyzerOptions {
       return source
     }),
     locations: settings.locations,
+    organizations: settings.organizations,
     phoneRegions: [...settings.phone_regions],
     entities: settings.entities && ENTITY_TYPES.some((t) => settings.types.includes(t)),
   }
@@ -46,6 +49,7 @@ export function analyzerOptions(
     allowList: new Set(plain.allowList),
     allowPatterns: plain.allowPatterns.map(compilePattern),
     locations: plain.locations,
+    organizations: plain.organizations,
     phoneRegions: plain.phoneRegions,
     gazetteer: plain.entities ? gazetteer : undefined,
   }

@@ -7,6 +7,7 @@ import { withoutExerciseCharacters } from './exercise-characters.js'
 import { withoutQuestionTopics } from './knowledge-question.js'
 import { withoutListedThings } from './listed-things.js'
 import { personalLocations } from './location-policy.js'
+import { personalOrganizations } from './organization-policy.js'
 import { type Detection, ENTITY_TYPES, type PiiType } from './pii-types.js'
 import { withoutPlaceTeams } from './place-teams.js'
 import { resolveOverlaps } from './resolve-overlaps.js'
@@ -31,6 +32,8 @@ export interface AnalyzerOptions {
   readonly allowPatterns: readonly RegExp[]
   /** `personal`: places only where they locate a person; `all`: every place. */
   readonly locations: 'personal' | 'all'
+  /** `personal`: organisations only in a text that also holds a person's data; `all`: every organisation. */
+  readonly organizations: 'personal' | 'all'
   readonly phoneRegions: readonly string[]
   /** The loaded gazetteer, or undefined when named entities are off. */
   readonly gazetteer: Gazetteer | undefined
@@ -123,7 +126,7 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
     knownNames(options.gazetteer),
   )
   // …and the words of a function's docstring ("""" Input is … Valid choices are …").
-  return withoutDocstringWords(
+  const final = withoutDocstringWords(
     text,
     withoutPlaceTeams(
       text,
@@ -131,6 +134,8 @@ export function analyzeChunk(text: string, options: AnalyzerOptions): Detection[
       placeLookup(options.gazetteer)?.isPlace,
     ),
   )
+  // Organisations only beside a person's data, judged on what every other rule left (0.6.9).
+  return options.organizations === 'personal' ? personalOrganizations(text, final, options.locations) : final
 }
 
 /** True when the admin's allow-list or allow patterns cover the detected value. */

@@ -74,6 +74,11 @@ export const PiiSettings = Type.Object(
       description:
         'personal: report a place only where it locates a person (next to a name, after "I live in"/"born in"/…, or with an address); all: every country, region and city',
     }),
+    organizations: Type.Union([Type.Literal('personal'), Type.Literal('all')], {
+      default: 'personal',
+      description:
+        'personal: report an organisation only in a text that also holds personal data (a name, contact detail, identifier, address, date of birth or a place that locates a person); all: every organisation',
+    }),
     scan_response: Type.Boolean({ default: true, description: 'Report new personal data in the answer' }),
     session_ttl_seconds: Type.Integer({
       minimum: 60,

@@ -65,6 +65,7 @@ async function runWarmUp(gazetteer: Gazetteer | undefined): Promise<void> {
     allowList: new Set(),
     allowPatterns: [],
     locations: 'personal',
+    organizations: 'personal',
     phoneRegions: DEFAULT_PHONE_REGIONS,
     gazetteer,
   }

@@ -13,6 +13,7 @@ const structured: AnalyzerOptions = {
   allowList: new Set(),
   allowPatterns: [],
   locations: 'all',
+  organizations: 'all',
   phoneRegions: DEFAULT_PHONE_REGIONS,
   gazetteer: undefined,
 }

@@ -94,8 +94,12 @@ const CLASSES: FindingClass[] = [
         'Anna Berg from Globex Partners asked about the contract.',
         ['PERSON:Anna Berg!', 'ORGANIZATION:Globex Partners!'],
       ],
-      // A speaker's label before a question stays (the body asked about, KFOR, goes).
-      ['SETimes: Can you comment on the attacks on KFOR?', ['ORGANIZATION:SETimes!']],
+      // A speaker's label before a question stays (the body asked about, KFOR, goes) beside a person's data; on its
+      // own ('SETimes: Can you comment …?') it is no finding since 0.6.9 (test/organizations.test.ts).
+      [
+        'SETimes: Can you comment on the attacks on KFOR? Write to anna.berg@example.no.',
+        ['ORGANIZATION:SETimes!', 'EMAIL_ADDRESS:anna.berg@example.no!'],
+      ],
       [
         'You are a support agent for Globex Partners. Customer Anna Berg asks about her refund.',
         ['ORGANIZATION:Globex Partners!', 'PERSON:Anna Berg!'],
