@@ -2,9 +2,10 @@
  * detect_pii's `block_min_score` through a running gateway (issue 8): under the
  * strict preset a prompt without personal data is not refused, also when the
  * tagger reads a doubtful capitalised word as a name (that word is masked and
- * restored in the answer instead), nor for an organisation (masked too); a
- * real name, a name with an e-mail and a card are refused. The
- * caller flag pii=block on the standard preset behaves the same way.
+ * restored in the answer instead), nor for an organisation (on its own no
+ * personal data since detect_pii 0.6.9: passed unchanged; beside a person
+ * masked with the person); a real name, a name with an e-mail and a card are
+ * refused. The caller flag pii=block on the standard preset behaves the same way.
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -78,13 +79,27 @@ describe('detect_pii block_min_score through the gateway (strict preset, pii=blo
     assert.equal(res.choices[0].message.content, DOUBTFUL, 'the agent gets the word back')
   })
 
-  it('strict masks an organisation instead of refusing (no personal data of a person)', async () => {
-    // An organisation asked about ("How does the USPS price parcels?") is a topic since detect_pii 0.6.6.
+  it('strict passes an organisation named on its own unchanged (no personal data of a person)', async () => {
+    // An organisation asked about ("How does the USPS price parcels?") is a topic since detect_pii 0.6.6; one
+    // named in a statement without a person's data is no finding since 0.6.9 (setting organizations: 'personal').
     const text = 'Our parcels go out with the USPS every Monday.'
     const res = await ask(strict, text)
-    assert.ok(!lastSent().includes('USPS'), `provider saw the value: ${lastSent()}`)
-    assert.match(lastSent(), /<ORGANIZATION_1>/)
     assert.equal(res.choices[0].message.content, text)
+    assert.ok(lastSent().includes(text), `changed upstream: ${lastSent()}`)
+    assert.doesNotMatch(lastSent(), /<ORGANIZATION_1>/)
+  })
+
+  it('an organisation beside a person is masked with the person (standard), and strict refuses the person', async () => {
+    const text = 'Forward the Globex Partners contract to Anna Berg.'
+    const res = await ask(standard, text)
+    assert.ok(
+      !lastSent().includes('Globex') && !lastSent().includes('Anna Berg'),
+      `provider saw: ${lastSent()}`,
+    )
+    assert.match(lastSent(), /<ORGANIZATION_1>/)
+    assert.match(lastSent(), /<PERSON_1>/)
+    assert.equal(res.choices[0].message.content, text, 'the agent gets both back')
+    await assert.rejects(ask(strict, text), isPiiRefusal)
   })
 
   it('strict refuses a real name with an e-mail address, and a name alone', async () => {
