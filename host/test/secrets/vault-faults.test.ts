@@ -9,10 +9,10 @@ const LIFETIME = 5 * 60_000
 const RETRY = 5_000
 
 /** A source that has cached `name` = `value` and whose lifetime has just run out. */
-async function staleSource(fake: FakeVault, name: string, value: string) {
+async function staleSource(fake: FakeVault, name: string, value: string, env: NodeJS.ProcessEnv = {}) {
   const clock = testClock()
   fake.putSecret(name, value)
-  const made = makeSource(vaultEnv(fake), { now: clock.now, random: () => 0.5, retryMs: RETRY })
+  const made = makeSource(vaultEnv(fake, env), { now: clock.now, random: () => 0.5, retryMs: RETRY })
   assert.equal(await made.source.get(name), value)
   clock.advance(LIFETIME + 1)
   return { ...made, clock }
@@ -64,7 +64,9 @@ describe('Vault faults: stale on error, never crash', () => {
   })
 
   it('slow (beyond the client timeout): gives up after VAULT_TIMEOUT_MS and serves the cached value', async () => {
-    const { source, warnings } = await staleSource(fake, 'SLOW_PASSWORD', 'cached')
+    const { source, warnings } = await staleSource(fake, 'SLOW_PASSWORD', 'cached', {
+      VAULT_TIMEOUT_MS: '300',
+    })
     fake.fault = 'slow'
     fake.slowMs = 3_000
     const started = performance.now()

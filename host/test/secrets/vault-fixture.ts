@@ -31,14 +31,19 @@ export function testClock(start = 1_000_000): { now: () => number; advance: (ms:
   }
 }
 
-/** The env gov gets to talk to `fake`: JWT login first, static token fallback, 300 ms timeout. */
+/**
+ * The env gov gets to talk to `fake`: JWT login first, static token fallback,
+ * Vault's default 5 s request timeout (a 300 ms one timed out on a loaded CI
+ * machine, so a read fell back to the cached value; the test of a slow Vault
+ * sets its own).
+ */
 export function vaultEnv(fake: FakeVault, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     VAULT_ADDR: fake.url,
     VAULT_ROLE: fake.role,
     VAULT_JWT_PATH: fake.jwtPath,
     VAULT_TOKEN: fake.staticToken,
-    VAULT_TIMEOUT_MS: '300',
+    VAULT_TIMEOUT_MS: '5000',
     ...extra,
   }
 }
