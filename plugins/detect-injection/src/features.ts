@@ -245,40 +245,28 @@ export function hashDistinctCharGrams(
 ): number {
   let count = 0
   let i = 0
-  if (n >= 5) {
-    let c1 = codes[0]
-    let c2 = codes[1]
-    let c3 = codes[2]
-    let c4 = codes[3]
-    // `| 0` on the counters: int32 arithmetic without overflow checks.
-    const last = (n - 5) | 0
-    for (; i <= last; i = (i + 1) | 0) {
-      const c5 = codes[(i + 4) | 0]
-      let h = Math.imul(FNV_OFFSET ^ c1, PRIME)
-      h = Math.imul(h ^ c2, PRIME)
-      h = Math.imul(h ^ c3, PRIME)
-      let f = (h ^ (h >>> 15)) & mask
-      let old = set[f >>> 5]
-      set[f >>> 5] = old | (1 << (f & 31))
-      out[count] = f
-      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
-      h = Math.imul(h ^ c4, PRIME)
-      f = (h ^ (h >>> 15)) & mask
-      old = set[f >>> 5]
-      set[f >>> 5] = old | (1 << (f & 31))
-      out[count] = f
-      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
-      h = Math.imul(h ^ c5, PRIME)
-      f = (h ^ (h >>> 15)) & mask
-      old = set[f >>> 5]
-      set[f >>> 5] = old | (1 << (f & 31))
-      out[count] = f
-      count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
-      c1 = c2
-      c2 = c3
-      c3 = c4
-      c4 = c5
-    }
+  // `| 0` on the counters: int32 arithmetic without overflow checks.
+  for (const last = (n - 5) | 0; i <= last; i = (i + 1) | 0) {
+    let h = Math.imul(FNV_OFFSET ^ codes[i], PRIME)
+    h = Math.imul(h ^ codes[(i + 1) | 0], PRIME)
+    h = Math.imul(h ^ codes[(i + 2) | 0], PRIME)
+    let f = (h ^ (h >>> 15)) & mask
+    let old = set[f >>> 5]
+    set[f >>> 5] = old | (1 << (f & 31))
+    out[count] = f
+    count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
+    h = Math.imul(h ^ codes[(i + 3) | 0], PRIME)
+    f = (h ^ (h >>> 15)) & mask
+    old = set[f >>> 5]
+    set[f >>> 5] = old | (1 << (f & 31))
+    out[count] = f
+    count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
+    h = Math.imul(h ^ codes[(i + 4) | 0], PRIME)
+    f = (h ^ (h >>> 15)) & mask
+    old = set[f >>> 5]
+    set[f >>> 5] = old | (1 << (f & 31))
+    out[count] = f
+    count = (count + (((old >>> (f & 31)) & 1) ^ 1)) | 0
   }
   // The last positions, with fewer than five characters left: as in hashCharGrams, each
   // kept as it is hashed. Written out here rather than by calling keepDistinct: a small
