@@ -37,9 +37,11 @@ export function personalLocations(text: string, detections: readonly Detection[]
     const tie = locatesPerson(text, index, detections)
     if (tie === 'none') continue
     // A place tied only by a cue ("I am planning to visit London", "You are Thor") is masked, never refused
-    // on its own: refusing needs a person or contact detail beside it (0.7.0).
+    // on its own: refusing needs a person or contact detail beside it (0.7.0). Nor does a place tied only to a
+    // name too doubtful to refuse ("How far away is Missouri from New York?", Missouri read as a person): it
+    // is no surer than that name (0.6.10).
     out.push(
-      tie === 'cue' && d.score > CUED_PLACE_SCORE
+      (tie === 'cue' || tie === 'weak') && d.score > CUED_PLACE_SCORE
         ? { type: d.type, start: d.start, end: d.end, score: CUED_PLACE_SCORE }
         : d,
     )
@@ -54,19 +56,35 @@ const DEMONYM = /^\p{Lu}\p{Ll}+(?:ian|ean|ese|ish)$/u
 export const CUED_PLACE_SCORE = 0.79
 
 /**
- * `near` when a personal detection sits within {@link NEAR} on the same clause, `cue` when only a residence
- * cue precedes, `none` otherwise.
+ * `near` when a personal detection sits within {@link NEAR} on the same clause, `weak` when only names scoring
+ * under {@link CUED_PLACE_SCORE} + 0.01 (the refusal score) do, `cue` when only a residence cue precedes,
+ * `none` otherwise.
  */
-function locatesPerson(text: string, index: number, all: readonly Detection[]): 'near' | 'cue' | 'none' {
+function locatesPerson(
+  text: string,
+  index: number,
+  all: readonly Detection[],
+): 'near' | 'weak' | 'cue' | 'none' {
   const place = all[index]
+  let weak = false
   // Sorted by start and never overlapping, so only neighbours within NEAR need a look.
   for (let k = index - 1; k >= 0 && place.start - all[k].end <= NEAR; k--)
-    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], all[k].end, place.start, NAME_THEN_PLACE))
-      return 'near'
+    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], all[k].end, place.start, NAME_THEN_PLACE)) {
+      if (!doubtfulName(all[k])) return 'near'
+      weak = true
+    }
   for (let k = index + 1; k < all.length && all[k].start - place.end <= NEAR; k++)
-    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], place.end, all[k].start, PLACE_THEN_NAME))
-      return 'near'
+    if (PERSONAL.has(all[k].type) && closeBy(text, all[k], place.end, all[k].start, PLACE_THEN_NAME)) {
+      if (!doubtfulName(all[k])) return 'near'
+      weak = true
+    }
+  if (weak) return 'weak'
   return RESIDENCE.test(text.slice(Math.max(0, place.start - 48), place.start)) ? 'cue' : 'none'
+}
+
+/** A name scoring at most {@link CUED_PLACE_SCORE}: reported and masked, too doubtful to refuse (see refusal-evidence). */
+function doubtfulName(d: Detection): boolean {
+  return d.type === 'PERSON' && d.score <= CUED_PLACE_SCORE
 }
 
 /**

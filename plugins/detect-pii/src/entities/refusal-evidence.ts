@@ -1,5 +1,5 @@
 import type { Detection } from '../pii-types.js'
-import { COMMON, DICTIONARY, FIRST, LAST, PERSON_CUE, TITLE } from './lexicon.js'
+import { COMMON, COUNTRY, DICTIONARY, FIRST, LAST, PARTICLE, PERSON_CUE, REGION, TITLE } from './lexicon.js'
 import { sentenceAround } from './not-names.js'
 import type { Token } from './tokenize.js'
 
@@ -35,6 +35,8 @@ export const WEAK_NAME_SCORE = 0.79
 
 /** Person cues of the lexicon that say a person is meant; "by", "with", "love" say too little. */
 const WEAK_CUES = new Set(['by', 'with', 'love', 'ask', 'tell', 'thanks', 'thank', 'user'])
+/** Person cues that are a bare verb: no cue before a name of a doubtful shape. */
+const BARE_VERBS = new Set(['is', 'am'])
 
 type KeyFlags = (key: string) => number
 
@@ -61,6 +63,13 @@ export function withRefusalEvidence(
     }
     const { from, to } = spanOf(d)
     if (from > to || to >= tokens.length) continue
+    if (
+      doubtfulShape(text, d, tokens, from, to, flagsOfKey) &&
+      !cuedBefore(text, tokens, from, flagsOfKey, true)
+    ) {
+      found[i] = { type: d.type, start: d.start, end: d.end, score: WEAK_NAME_SCORE }
+      continue
+    }
     const single = from === to && tokens[from].sentenceStart
     language ??= untrainedLanguage(text, units, tokens)
     const question = !single && asked(text, units, tokens, from, to)
@@ -87,6 +96,47 @@ function parameterLabel(text: string, d: Detection): boolean {
     /(?:^|\n)[ \t*]*$/.test(text.slice(Math.max(0, d.start - 41), d.start - 1))
   )
 }
+
+/**
+ * Shapes of a finding that are seldom a name, whatever the words (0.6.10), each capped unless a title, cue,
+ * initial or introduction stands right before it ({@link cuedBefore}), known first names included:
+ *
+ * - it opens with a lower-case word that is no name particle ("van", "de"), in a text that capitalises: a word of
+ *   another language ("1788 kolonisinin doğu yarısının adı neydi?", "el uso de la tierra o de la propiedad");
+ * - one word right after "the": English puts no article before a person's name ("the mythical creature, the
+ *   Griffin", "the Mercury of the myth");
+ * - one dictionary word, no surname, right before a number: a mission, model or edition ("Apollo 11", "Apollo 1
+ *   Tests"); a first name alone is no dictionary word ("Sarah 4-mal so viel", "Ron 2" keep their reading);
+ * - one word the gazetteer knows as a country or region (not only as a city: "Ron", "Austin", "Sydney" keep
+ *   their reading) and not as a surname: a place read as a person ("How far away is Missouri from New York by
+ *   car?"; the first-name list also holds "Missouri"). A surname that is a place ("Kennedy", "Washington")
+ *   keeps its reading; a first name that is a state or country ("Georgia", "Jordan") is masked, refused only
+ *   after a title or cue ("my friend Georgia").
+ */
+function doubtfulShape(
+  text: string,
+  d: Detection,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  flagsOfKey: KeyFlags,
+): boolean {
+  const flags = flagsOfKey(tokens[from].key)
+  if (LOWER_START.test(text.slice(d.start, d.start + 1)) && (flags & PARTICLE) === 0 && CAPITAL.test(text))
+    return true
+  if (from !== to) return false
+  // "the mythical creature, the Griffin": English puts no article before a person's name.
+  if (from > 0 && tokens[from - 1].key === 'the' && text.slice(tokens[from - 1].end, d.start) === ' ')
+    return true
+  if ((flags & LAST) !== 0) return false
+  if ((flags & DICTIONARY) !== 0 && NUMBER_AFTER.test(text.slice(d.end, d.end + 12))) return true
+  return (flags & (COUNTRY | REGION)) !== 0
+}
+
+const LOWER_START = /^\p{Ll}/u
+const CAPITAL = /\p{Lu}/u
+/** A number of up to four digits right after the word, not a time, date, verse or decimal ("Apollo 11 landed"). */
+const NUMBER_AFTER = /^ \p{Nd}{1,4}(?![\p{Nd}\p{L}]|[:.,/-]\p{Nd})/u
 
 /** True when the name's sentence is a question ("Sakson Bahçesi Lehçe'de nedir?", "Каким было население Варшавы?"). */
 function asked(
@@ -255,6 +305,20 @@ function hasEvidence(
     /^ (?:I{1,3}|IV|VI{0,3}|IX|XI{0,3})\b/.test(text.slice(tokens[to].end, tokens[to].end + 6))
   )
     return true
+  return cuedBefore(text, tokens, from, flagsOfKey)
+}
+
+/**
+ * True when an initial, a title, a person cue or an introduction stands right before the name; with `strict`, a
+ * bare "is" or "am" is no cue ("How far away is Missouri …"; "I am Anna" is an introduction).
+ */
+function cuedBefore(
+  text: string,
+  tokens: readonly Token[],
+  from: number,
+  flagsOfKey: KeyFlags,
+  strict = false,
+): boolean {
   if (from === 0) return false
   const before = tokens[from - 1]
   const gap = text.slice(before.end, tokens[from].start)
@@ -263,7 +327,10 @@ function hasEvidence(
   if (before.dot && before.cap && before.end - before.start <= 3) return true
   if (INTRODUCTION.test(text.slice(Math.max(0, before.start - 16), tokens[from].start))) return true
   const flags = flagsOfKey(before.key)
-  return (flags & TITLE) !== 0 || ((flags & PERSON_CUE) !== 0 && !WEAK_CUES.has(before.key))
+  return (
+    (flags & TITLE) !== 0 ||
+    ((flags & PERSON_CUE) !== 0 && !WEAK_CUES.has(before.key) && !(strict && BARE_VERBS.has(before.key)))
+  )
 }
 
 /** A person introducing themselves right before the name: "my name is", "ich bin", "je m'appelle", "меня зовут". */
