@@ -23,6 +23,11 @@ const NO_PERSON = [
     'Could you outline the dietary plan that allows the mythical creature, the Griffin, to stay strong?',
     ['PERSON:Griffin'],
   ],
+  // In English text, one word after a capitalised everyday word: the end of a name of a thing.
+  [
+    'You are a bartender, how do you recommend that your patrons enjoy your special Mermaid Margarita?',
+    ['PERSON:Margarita'],
+  ],
 ] as const
 
 // Real private names in the same shapes, with evidence: each still refuses under strict.
@@ -37,6 +42,8 @@ const PERSON = [
   ['Mr. Apollo 2 called again about the invoice.', ['PERSON:Apollo!']],
   ['Please ask Dr. Griffin about the results.', ['PERSON:Griffin!']],
   ['Send Anna Berg 3 copies of the contract.', ['PERSON:Anna Berg!']],
+  ['Please Call Anna about the invoice.', ['PERSON:Anna!']],
+  ['We had a Team Meeting With Anna yesterday.', ['PERSON:Anna!']],
   [
     'Write to Anna Berg at anna.berg@example.com about the Griffin.',
     ['PERSON:Anna Berg!', 'EMAIL_ADDRESS:anna.berg@example.com!', 'PERSON:Griffin'],
@@ -44,7 +51,7 @@ const PERSON = [
 ] as const
 
 describe('names of a doubtful shape are masked, not refused (0.6.10)', () => {
-  it('caps a lower-case opening, a word before a number, a place read as a person, a word after "the"', () => {
+  it('caps a lower-case opening, a word before a number, a place read as a person, a word after "the" or a capitalised everyday word', () => {
     for (const [text, expected] of NO_PERSON) assert.deepEqual(found(text), expected, text)
   })
 

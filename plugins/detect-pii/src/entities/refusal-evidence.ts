@@ -1,5 +1,16 @@
 import type { Detection } from '../pii-types.js'
-import { COMMON, COUNTRY, DICTIONARY, FIRST, LAST, PARTICLE, PERSON_CUE, REGION, TITLE } from './lexicon.js'
+import {
+  CITY,
+  COMMON,
+  COUNTRY,
+  DICTIONARY,
+  FIRST,
+  LAST,
+  PARTICLE,
+  PERSON_CUE,
+  REGION,
+  TITLE,
+} from './lexicon.js'
 import { sentenceAround } from './not-names.js'
 import type { Token } from './tokenize.js'
 
@@ -112,6 +123,7 @@ function parameterLabel(text: string, d: Detection): boolean {
  *   car?"; the first-name list also holds "Missouri"). A surname that is a place ("Kennedy", "Washington")
  *   keeps its reading; a first name that is a state or country ("Georgia", "Jordan") is masked, refused only
  *   after a title or cue ("my friend Georgia").
+ * - in English text, one word that is no surname after a capitalised everyday word or city ({@link partOfTitle}).
  */
 function doubtfulShape(
   text: string,
@@ -129,8 +141,25 @@ function doubtfulShape(
   if (from > 0 && tokens[from - 1].key === 'the' && text.slice(tokens[from - 1].end, d.start) === ' ')
     return true
   if ((flags & LAST) !== 0) return false
+  if (partOfTitle(text, tokens, from, flagsOfKey)) return true
   if ((flags & DICTIONARY) !== 0 && NUMBER_AFTER.test(text.slice(d.end, d.end + 12))) return true
   return (flags & (COUNTRY | REGION)) !== 0
+}
+
+/**
+ * True when a capitalised everyday word or a city, inside its sentence and no name, title or person cue, stands
+ * right before the finding in English text: the finding ends a capitalised name of a thing ("your special Mermaid
+ * Margarita", "A Christmas Carol", "The Tampa Bay Bucs have 13 players"). English capitalises no other word there.
+ */
+function partOfTitle(text: string, tokens: readonly Token[], from: number, flagsOfKey: KeyFlags): boolean {
+  if (from === 0) return false
+  const before = tokens[from - 1]
+  if (!before.cap || before.allCaps || before.sentenceStart || before.end - before.start < 3) return false
+  if (text.slice(before.end, tokens[from].start) !== ' ') return false
+  const flags = flagsOfKey(before.key)
+  if (flags & (FIRST | LAST | TITLE | PERSON_CUE)) return false
+  if ((flags & (COMMON | DICTIONARY | CITY)) === 0) return false
+  return englishText(tokens)
 }
 
 const LOWER_START = /^\p{Ll}/u
