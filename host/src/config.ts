@@ -54,7 +54,8 @@ export class ConfigError extends Error {
   readonly code = 'GOV_ERR_CONFIG_INVALID'
 }
 
-function integer(
+/** `env[name]` as an integer ≥ `min`, `fallback` when unset or empty; a {@link ConfigError} naming it otherwise. */
+export function integerSetting(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number | undefined,
@@ -99,7 +100,7 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
       throw new ConfigError(`${name} must be an absolute http(s) URL, got "${url}"`)
   }
   return {
-    port: integer(env, 'GOV_PORT', 8080) as number,
+    port: integerSetting(env, 'GOV_PORT', 8080) as number,
     host: plain(env, 'GOV_HOST') ?? '127.0.0.1',
     env: govEnv,
     logLevel: plain(env, 'LOG_LEVEL') ?? 'info',
@@ -112,17 +113,17 @@ export async function loadConfig(env: NodeJS.ProcessEnv, secrets: SecretSource):
     anthropicApiKey: await secrets.get('ANTHROPIC_API_KEY'),
     adminApiKey,
     adminKeyGenerated,
-    licenseSeats: integer(env, 'GOV_LICENSE_SEATS', undefined, 1),
+    licenseSeats: integerSetting(env, 'GOV_LICENSE_SEATS', undefined, 1),
     plugins: (plain(env, 'GOV_PLUGINS') ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     defaultPreset: plain(env, 'GOV_DEFAULT_PRESET') ?? 'standard',
-    upstreamTimeoutMs: integer(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
-    maxAnswerBytes: integer(env, 'GOV_MAX_ANSWER_BYTES', DEFAULT_MAX_ANSWER_BYTES, 1024) as number,
-    streamKeepAliveMs: integer(env, 'GOV_STREAM_KEEPALIVE_MS', 10_000, 0) as number,
-    maxBodyBytes: integer(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
-    maxJsonDepth: integer(env, 'GOV_MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8) as number,
+    upstreamTimeoutMs: integerSetting(env, 'GOV_UPSTREAM_TIMEOUT_MS', 120_000, 1) as number,
+    maxAnswerBytes: integerSetting(env, 'GOV_MAX_ANSWER_BYTES', DEFAULT_MAX_ANSWER_BYTES, 1024) as number,
+    streamKeepAliveMs: integerSetting(env, 'GOV_STREAM_KEEPALIVE_MS', 10_000, 0) as number,
+    maxBodyBytes: integerSetting(env, 'GOV_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024) as number,
+    maxJsonDepth: integerSetting(env, 'GOV_MAX_JSON_DEPTH', DEFAULT_MAX_JSON_DEPTH, 8) as number,
     tokens: readTokenSettings(env),
     audit: await readAuditSettings(env, secrets),
     policyFile: plain(env, 'GOV_POLICY_FILE'),

@@ -8,6 +8,7 @@ import type { ConnectionOptions } from 'node:tls'
 import { GovError, type KeyValueStore } from '@gov/core'
 import type { Redis } from 'ioredis'
 import type { ActivityStore } from '../agents/activity.js'
+import { integerSetting } from '../config.js'
 import { MemorySessionBackend } from '../sessions/memory-session-backend.js'
 import { RedisSessionBackend } from '../sessions/redis-session-backend.js'
 import type { SessionBackend } from '../sessions/session-backend.js'
@@ -146,15 +147,7 @@ export function readRedisSettings(
       500,
     )
   }
-  const timeout = env.GOV_REDIS_COMMAND_TIMEOUT_MS?.trim()
-  const commandTimeoutMs = timeout ? Number(timeout) : undefined
-  if (commandTimeoutMs !== undefined && !(Number.isSafeInteger(commandTimeoutMs) && commandTimeoutMs >= 1)) {
-    throw new GovError(
-      'GOV_ERR_CONFIG_INVALID',
-      `GOV_REDIS_COMMAND_TIMEOUT_MS must be an integer ≥ 1, got "${timeout}"`,
-      500,
-    )
-  }
+  const commandTimeoutMs = integerSetting(env, 'GOV_REDIS_COMMAND_TIMEOUT_MS', undefined, 1)
   const tls = readRedisTlsSettings(env)
   checkRedisTlsUrl(redisUrl, tls)
   return {
