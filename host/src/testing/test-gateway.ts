@@ -83,6 +83,17 @@ async function toResult(res: Response): Promise<CallResult> {
   return { status: res.status, headers: res.headers, body, text }
 }
 
+/**
+ * Deadlines of test gateways: a loaded CI machine can take longer than the
+ * production ones (3 s for PostgreSQL, 1 s for a Redis command, connecting
+ * included) to connect or commit; tests that exercise the deadlines set their own.
+ */
+export const TEST_DEADLINES = {
+  GOV_DB_STATEMENT_TIMEOUT_MS: '15000',
+  GOV_DB_ACQUIRE_TIMEOUT_MS: '15000',
+  GOV_REDIS_COMMAND_TIMEOUT_MS: '10000',
+} as const
+
 /** Start a mock provider (unless given) and a gateway in front of it. */
 export async function startTestGateway(
   options: {
@@ -102,12 +113,7 @@ export async function startTestGateway(
     ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
     OPENAI_API_KEY: 'sk-test-openai',
     ANTHROPIC_API_KEY: 'sk-ant-test',
-    // A loaded CI machine can take longer than the production deadlines (3 s
-    // for PostgreSQL, 1 s for a Redis command, connecting included) to connect
-    // or commit; tests that exercise the deadlines set their own.
-    GOV_DB_STATEMENT_TIMEOUT_MS: '15000',
-    GOV_DB_ACQUIRE_TIMEOUT_MS: '15000',
-    GOV_REDIS_COMMAND_TIMEOUT_MS: '10000',
+    ...TEST_DEADLINES,
     ...options.env,
   }
   const gateway = await startGateway({

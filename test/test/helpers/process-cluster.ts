@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { PRESETS } from '@gov/host'
-import { type MockProvider, startMockProvider } from '@gov/host/testing'
+import { type MockProvider, startMockProvider, TEST_DEADLINES } from '@gov/host/testing'
 import pg from 'pg'
 import { type ProcessGateway, startProcessGateway } from './process-gateway.js'
 
@@ -102,11 +102,8 @@ export async function startProcessCluster(options: {
       ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
       OPENAI_API_KEY: 'sk-test-openai',
       ANTHROPIC_API_KEY: 'sk-ant-test',
-      // As startTestGateway: a loaded CI machine can take longer than the production
-      // deadlines (3 s PostgreSQL, 1 s a Redis command); a Redis hgetall timed out once.
-      GOV_DB_STATEMENT_TIMEOUT_MS: '15000',
-      GOV_DB_ACQUIRE_TIMEOUT_MS: '15000',
-      GOV_REDIS_COMMAND_TIMEOUT_MS: '10000',
+      // As startTestGateway's (a Redis hgetall timed out once at the 1 s production deadline).
+      ...TEST_DEADLINES,
       ...options.env,
     }
     for (let i = 0; i < (options.count ?? 3); i++) gateways.push(await startProcessGateway(env))
