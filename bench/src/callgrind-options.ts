@@ -63,6 +63,19 @@ export function buildModule(dir: string): string {
   throw new Error(`--builds: ${dir} holds neither host/dist/src/index.js nor index.js (build it first)`)
 }
 
+/** The comma-separated names of `--<flag>`, each one of `known`; throws naming the flag otherwise. */
+function knownNames<T extends string>(flag: string, noun: string, value: string, known: readonly T[]): T[] {
+  const names = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+  if (names.length === 0) throw new Error(`--${flag} names no ${noun}`)
+  for (const t of names)
+    if (!(known as readonly string[]).includes(t))
+      throw new Error(`--${flag}: unknown ${noun} "${t}"; ${flag}: ${known.join(',')}`)
+  return names as T[]
+}
+
 /**
  * Read the options; unknown names, bad numbers, unknown targets and build
  * folders without a built host are errors, so a typo never runs the wrong
@@ -98,22 +111,8 @@ export function parseCallgrindOptions(
     else if (name === 'out') out = resolve(value)
     else throw new Error(`unknown option ${flag}; options: ${NAMES}`)
   }
-  const targetList = targets
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean)
-  if (targetList.length === 0) throw new Error('--targets names no target')
-  for (const t of targetList)
-    if (!(CALLGRIND_TARGETS as readonly string[]).includes(t))
-      throw new Error(`--targets: unknown target "${t}"; targets: ${CALLGRIND_TARGETS.join(',')}`)
-  const scenarioList = scenarios
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean)
-  if (scenarioList.length === 0) throw new Error('--scenarios names no scenario')
-  for (const t of scenarioList)
-    if (!(CALLGRIND_SCENARIOS as readonly string[]).includes(t))
-      throw new Error(`--scenarios: unknown scenario "${t}"; scenarios: ${CALLGRIND_SCENARIOS.join(',')}`)
+  const targetList = knownNames('targets', 'target', targets, CALLGRIND_TARGETS)
+  const scenarioList = knownNames('scenarios', 'scenario', scenarios, CALLGRIND_SCENARIOS)
   const buildList = builds
     .split(',')
     .map((b) => b.trim())
